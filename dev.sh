@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Set-up and entry points for developers and CI: `bash dev.sh demo` runs the main job,
+# `bash dev.sh test` runs what CI runs. Both create .venv and install the project first.
+set -euo pipefail
+cd "$(dirname "$0")"
+PY=${PYTHON:-python3}
+VENV=.venv
+
+ensure_venv() {
+    if [ ! -x "$VENV/bin/python" ]; then
+        if ! "$PY" -m venv "$VENV" 2>/dev/null; then
+            rm -rf "$VENV"
+            if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+                echo "dev.sh: installing python3-venv (Debian)" >&2
+                apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+                "$PY" -m venv "$VENV"
+            else
+                echo "dev.sh: '$PY -m venv' failed; on Debian run: sudo apt-get install python3-venv" >&2
+                exit 1
+            fi
+        fi
+    fi
+    local stamp="$VENV/.installed"
+    if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+        "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
+        "$VENV/bin/python" -m pip install -q -e '.[test]'
+        touch "$stamp"
+    fi
+}
+
+cmd=${1:-}
+shift || true
+case "$cmd" in
+    demo)
+        ensure_venv
+        "$VENV/bin/bridgehub" score examples/club_barometer_mp.csv --method mp --winners 1 --adjusted-method percent-of-actual "$@"
+        echo
+        "$VENV/bin/bridgehub" score examples/imp_pairs.csv --method ximp --ximp-cap 17 --winners 1 "$@"
+        ;;
+    test)
+        ensure_venv
+        "$VENV/bin/ruff" check .
+        "$VENV/bin/python" -m pytest -q "$@"
+        ;;
+    bench)
+        ensure_venv
+        "$VENV/bin/python" bench/scoring.py "$@"
+        ;;
+    *)
+        echo "usage: bash dev.sh demo|test|bench [args]" >&2
+        exit 2
+        ;;
+esac

@@ -1,0 +1,1 @@
+"""Wire protocol and device transports (serial, USB) for terminals, base stations and clocks."""

@@ -1,0 +1,1 @@
+"""Composition: event model, intake, store, round clock, service, console and command line."""
