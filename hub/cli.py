@@ -125,14 +125,23 @@ def _print_table(scores: list[BoardScore], tables: dict, kind: ScoreKind) -> Non
               type=click.Choice(list(PAIR_TIE_BREAKS)),
               help="Tie-break chain in order (repeat the option).")
 @click.option("--lot-seed", type=int, default=None, help="Seed of the drawn lot, if used.")
+@click.option("--after-round", type=click.IntRange(1), default=None,
+              help="Standings after this round (needs the round column).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def score(file: Path, method: str, winners: int, expected: int | None, adjusted_method: str,
           mp_scale: str, ebu_small_groups: bool, ximp_divisor: str, ximp_cap: int | None,
           butler_drop: str, butler_round: str, tie_breaks: tuple[str, ...],
-          lot_seed: int | None, as_json: bool) -> None:
+          lot_seed: int | None, after_round: int | None, as_json: bool) -> None:
     """Score a traveller file (CSV: board,ns,ew,contract,declarer,result[,score_ns,adjusted])."""
     try:
         travellers = read_travellers(file, winners)
+        if after_round is not None:
+            if any(ln.round is None for t in travellers for ln in t.lines):
+                raise click.ClickException("--after-round needs a round on every row")
+            travellers = [t.up_to_round(after_round) for t in travellers]
+            travellers = [t for t in travellers if len(t)]
+            if not travellers:
+                raise click.ClickException(f"no results in rounds 1-{after_round}")
         rules = _rules(method, expected, adjusted_method, mp_scale == "1/0.5", ebu_small_groups,
                        ximp_divisor, ximp_cap, butler_drop, butler_round)
         if isinstance(rules, MatchpointRules) and rules.expected is None:

@@ -83,6 +83,9 @@ class Tally:
         self.winners = winners
         self._index: dict[PairKey, int] = {}
         self._keys: list[PairKey] = []
+        # pair number → index, one array per direction (both the same at one winner)
+        self._lookup: dict[Side, np.ndarray] = {
+            Side.NS: np.full(0, -1, np.int64), Side.EW: np.full(0, -1, np.int64)}
         self._sums: dict[int, np.ndarray] = {}
         self._tops = np.zeros(0, np.int64)
         self._boards = np.zeros(0, np.int64)
@@ -96,6 +99,21 @@ class Tally:
             i = self._index[key] = len(self._keys)
             self._keys.append(key)
         return i
+
+    def _indices(self, numbers: np.ndarray, side: Side) -> np.ndarray:
+        """Tally indices of pair numbers, registering pairs seen for the first time."""
+        lookup_side = side if self.winners == 2 else Side.NS
+        table = self._lookup[lookup_side]
+        top = int(numbers.max(initial=0))
+        if top >= table.size:
+            table = np.concatenate([table, np.full(top + 1 - table.size + 64, -1, np.int64)])
+            self._lookup[lookup_side] = table
+        idx = table[numbers]
+        if (idx < 0).any():
+            for number in np.unique(numbers[idx < 0]).tolist():
+                table[number] = self._pair_index(number, side)
+            idx = table[numbers]
+        return idx
 
     def _grow(self) -> None:
         n = len(self._keys)
@@ -131,11 +149,8 @@ class Tally:
         """Add a scored board, replacing whatever was tallied for that board before."""
         if score.kind is not self.kind:
             raise ScoringInputError("method", "a tally adds boards of one scoring method")
-        lines = score.traveller.lines
-        ns_idx = np.fromiter((self._pair_index(ln.ns, Side.NS) for ln in lines), np.int64,
-                             len(lines))
-        ew_idx = np.fromiter((self._pair_index(ln.ew, Side.EW) for ln in lines), np.int64,
-                             len(lines))
+        ns_idx = self._indices(score.traveller.ns_pairs, Side.NS)
+        ew_idx = self._indices(score.traveller.ew_pairs, Side.EW)
         self._grow()
         old = self._entries.pop(score.board, None)
         if old is not None:

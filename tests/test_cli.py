@@ -157,3 +157,24 @@ def test_installed_command_runs_the_example():
                          timeout=60, check=False)
     assert out.returncode == 0, out.stderr
     assert "Standings" in out.stdout
+
+
+def test_barometer_standings_after_any_round(tmp_path):
+    """A barometer publishes standings after each round: --after-round uses rounds 1..r."""
+    path = tmp_path / "baro.csv"
+    path.write_text("board,ns,ew,contract,declarer,result,round\n"
+                    "1,1,2,4S,N,=,1\n1,3,4,4S,N,+1,1\n"
+                    "2,1,3,3NT,S,+1,2\n2,4,2,3NT,S,=,2\n", "utf-8")
+    r1 = json.loads(run("score", path, "--method", "mp", "--winners", "1", "--after-round", 1,
+                        "--json").output)
+    assert [b["board"] for b in r1["boards"]] == [1]
+    assert {p["pair"]: p["rank"] for p in r1["pairs"]} == {3: "1=", 2: "1=", 1: "3=", 4: "3="}
+    r2 = json.loads(run("score", path, "--method", "mp", "--winners", "1", "--after-round", 2,
+                        "--json").output)
+    assert len(r2["boards"]) == 2
+    bad = run("score", path, "--method", "mp", "--after-round", 1, "--winners", "1")
+    assert bad.exit_code == 0
+    nor = tmp_path / "noround.csv"
+    nor.write_text("board,ns,ew,contract,declarer,result\n1,1,2,4S,N,=\n", "utf-8")
+    r = run("score", nor, "--method", "mp", "--after-round", 1)
+    assert r.exit_code != 0 and "needs a round" in r.output
