@@ -17,20 +17,16 @@ import argparse
 import bisect
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from scoring.board_score import ScoreKind  # noqa: E402
-from scoring.butler import ButlerRules, score_butler  # noqa: E402
-from scoring.cross_imps import score_cross_imps  # noqa: E402
-from scoring.imps import IMP_THRESHOLDS  # noqa: E402
-from scoring.matchpoints import MatchpointRules, score_matchpoints  # noqa: E402
-from scoring.standings import Tally, standings_by_direction  # noqa: E402
-from scoring.traveller import Traveller, TravellerLine  # noqa: E402
+from scoring.board_score import ScoreKind
+from scoring.butler import ButlerRules, score_butler
+from scoring.cross_imps import score_cross_imps
+from scoring.imps import IMP_THRESHOLDS
+from scoring.matchpoints import MatchpointRules, score_matchpoints
+from scoring.standings import Tally, standings_by_direction
+from scoring.traveller import Traveller, TravellerLine
 
 
 def median_time(fn: Callable[[], object], repeat: int) -> float:
