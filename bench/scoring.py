@@ -17,8 +17,13 @@ import argparse
 import bisect
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+
+# This file is named after what it measures; keep its folder from shadowing the package.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from scoring.board_score import ScoreKind
 from scoring.butler import ButlerRules, score_butler
