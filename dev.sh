@@ -40,6 +40,7 @@ case "$cmd" in
     test)
         ensure_venv
         "$VENV/bin/ruff" check .
+        "$VENV/bin/mypy"
         "$VENV/bin/python" -m pytest -q "$@"
         ;;
     bench)

@@ -106,10 +106,10 @@ def score_matchpoints(traveller: Traveller, rules: MatchpointRules | None = None
     for i in np.flatnonzero(~traveller.real):
         art = traveller.lines[i].artificial
         assert art is not None
-        ns = award_percent(art.ns, rules) * art_top / 100
-        ew = award_percent(art.ew, rules) * art_top / 100
-        d = math.lcm(ns.denominator, ew.denominator)
-        ns_num[i], ew_num[i], den[i] = ns * d, ew * d, d
+        ns_mp = award_percent(art.ns, rules) * art_top / 100
+        ew_mp = award_percent(art.ew, rules) * art_top / 100
+        d = math.lcm(ns_mp.denominator, ew_mp.denominator)
+        ns_num[i], ew_num[i], den[i] = ns_mp * d, ew_mp * d, d
         tops[i] = art_top
     # A board that can have only one result (top 0) scores an average.
     flat = tops == 0

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from scoring.team_match import MatchResult
-from scoring.tie_break import Placed, place_entrants
+from scoring.tie_break import Placed, TieBreakFn, place_entrants
 
 TEAM_TIE_BREAKS = ("imp_quotient", "total_point_quotient", "h2h_vp", "h2h_imps",
                    "h2h_boards_won", "h2h_total_points", "swiss_points", "lot")
@@ -100,7 +100,7 @@ def team_standings(
     """Teams by VP, then the event's tie-break chain."""
     recs = team_records(matches, vp_adjustments)
 
-    def h2h(index: int) -> object:
+    def h2h(index: int) -> TieBreakFn:
         def fn(group: Sequence[Hashable]) -> dict[Hashable, Fraction]:
             members = set(group)
             out: dict[Hashable, Fraction] = defaultdict(Fraction)
@@ -129,7 +129,7 @@ def team_standings(
                     out[side[0]] += side[5] - side[6]
         return {t: out[t] for t in group}
 
-    primitives = {
+    primitives: dict[str, TieBreakFn] = {
         "imp_quotient": lambda g: {t: recs[t].imp_quotient for t in g},
         "total_point_quotient": lambda g: {t: recs[t].total_point_quotient for t in g},
         "h2h_vp": h2h(2),

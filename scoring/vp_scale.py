@@ -25,7 +25,10 @@ R = TAU**3
 class VPScale(Protocol):
     """What every scale offers: a lookup for a whole, non-negative IMP margin."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The scale's name as events refer to it."""
+        ...
 
     def lookup(self, boards: int, imps: int) -> tuple[Fraction, Fraction]:
         """(winner VP, loser VP) for a margin of ``imps`` ≥ 0 in a match of ``boards``."""

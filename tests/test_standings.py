@@ -15,7 +15,7 @@ from scoring.team_match import TeamBoard, score_match
 from scoring.team_standings import PlayedMatch, team_standings
 from scoring.tie_break import place_entrants
 from scoring.traveller import Traveller, TravellerLine
-from scoring.vp_scale import WBFContinuousScale
+from scoring.vp_scale import WBFContinuousScale, parse_vp_table
 
 
 def barometer(boards: dict[int, list[tuple[int, int, int]]]) -> list[Traveller]:
@@ -144,18 +144,45 @@ def _match(home, away, open_ns, closed_ns):
     return PlayedMatch(home, away, score_match(boards, scale=WBFContinuousScale()))
 
 
-def test_seed004_team_tie_breaks_vp_then_imp_quotient_then_h2h():
-    """Seed 004: VP, IMP quotient, head-to-head IMPs, boards won, total points, lot."""
+# Illustrative, not official: wide bands so that different margins give equal VPs.
+WIDE = parse_vp_table("boards,imps_from,imps_to,winner,loser\n*,0,2,10,10\n*,3,9,12,8\n"
+                      "*,10,,15,5\n", "illustrative")
+
+
+def _wide(home, away, *nets):
+    boards = [TeamBoard(i + 1, n, 0) for i, n in enumerate(nets)]
+    return PlayedMatch(home, away, score_match(boards, scale=WIDE))
+
+
+def test_seed004_team_tie_breaks_vp_then_imp_quotient():
+    """Seed 004: VP first, then the IMP quotient (IMPs won ÷ lost over all matches).
+
+    A beats C by 9 IMPs (420 net), B beats D by 3 (100 net): both 12-8. Every other match
+    is level: A–D 2/−2 IMPs, B–C 4/−4, A–B and C–D 0. A and B have 32 VP; A won 11 and lost
+    2 IMPs (5.5), B won 7 and lost 4 (1.75). C and D have 28 VP; D 2÷5 beats C 4÷13."""
     matches = [
-        _match("A", "B", [420, 100], [420, 50]),    # A +2 IMPs
-        _match("B", "C", [620, 0], [170, 0]),       # B +10
-        _match("C", "A", [300, 0], [-200, 0]),      # C +11
+        _wide("A", "C", 420, 0), _wide("B", "D", 100, 0), _wide("A", "D", 50, -50),
+        _wide("B", "C", 130, -130), _wide("A", "B", 0, 0), _wide("C", "D", 0, 0),
     ]
     ranked = team_standings(matches, ["imp_quotient", "h2h_imps", "h2h_boards_won",
                                       "h2h_total_points", "lot"])
-    vps = {s.record.team: s.record.vp for s in ranked}
-    assert sum(vps.values()) == 60
-    assert next(s.record.team for s in ranked) == max(vps, key=vps.get)
+    got = [(s.record.team, s.record.vp, s.rank, s.placed.decided_by) for s in ranked]
+    assert got == [("A", 32, "1", "imp_quotient"), ("B", 32, "2", "imp_quotient"),
+                   ("D", 28, "3", "imp_quotient"), ("C", 28, "4", "imp_quotient")]
+    rec = {s.record.team: s.record for s in ranked}
+    assert rec["A"].imp_quotient == Fraction(11, 2) and rec["C"].imp_quotient == Fraction(4, 13)
+
+
+def test_head_to_head_among_the_tied_teams_only():
+    """Seed 001/004 h2h criteria count only the matches between the teams still level."""
+    matches = [
+        _wide("A", "B", 50, 0),            # A +2 IMPs against B: 10-10 on the wide scale
+        _wide("A", "C", 0, 0), _wide("B", "C", 0, 0),
+    ]
+    ranked = team_standings(matches, ["h2h_imps", "lot"])
+    got = [(s.record.team, s.rank, s.placed.decided_by) for s in ranked]
+    # all on 20 VP; among the three: A +2, C 0, B −2
+    assert got == [("A", "1", "h2h_imps"), ("C", "2", "h2h_imps"), ("B", "3", "h2h_imps")]
 
 
 def test_seed002_swiss_points_are_the_vps_of_every_opponent_met():
