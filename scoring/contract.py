@@ -44,7 +44,7 @@ _STRAIN_ALIASES = {
     "N": Strain.NOTRUMP, "NT": Strain.NOTRUMP, "SA": Strain.NOTRUMP,
 }
 _CONTRACT_RE = re.compile(r"^([1-7])(NT|SA|[CDHSN♣♦♥♠])(XX|X|\*\*|\*)?$")
-_PASS_WORDS = {"PASS", "P", "AP", "PASSED", "-"}
+_PASS_WORDS = {"PASS", "P", "AP", "PASSED"}
 
 
 @dataclass(frozen=True, slots=True)
