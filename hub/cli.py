@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from hub.movement_cli import movement
 from hub.traveller_file import TravellerFileError, read_travellers
 from scoring.board import Side
 from scoring.board_score import BoardScore, ScoreKind
@@ -213,6 +214,9 @@ def vp(boards: int, imps_text: str | None, scale_name: str, table_file: str | No
         click.echo(f"{str(start) + '+':>7} {display(prev[0], 2)} {display(prev[1], 2)}")
     except ScoringInputError as e:
         raise click.ClickException(e.message) from None
+
+
+cli.add_command(movement)
 
 
 def main() -> None:

@@ -1,0 +1,156 @@
+"""The movement file (decisions D3): RoundData columns, ``# key: value`` layout headers.
+
+    # kind: howell
+    # winners: 1
+    section,table,round,ns_pair,ew_pair,low_board,high_board[,boards]
+    A,1,1,7,3,1,3
+
+``boards`` (optional) lists non-consecutive boards as ``1;4;7`` (Bridgemate CustomBoards).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import fields, replace
+from typing import Any
+
+from hub.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+
+HEADER = ("section", "table", "round", "ns_pair", "ew_pair", "low_board", "high_board")
+_META_RE = re.compile(r"^#\s*([a-z_]+)\s*:\s*(.*)$")
+_LAYOUT_KEYS = {f.name for f in fields(Layout)}
+
+
+def _groups(text: str, key: str, line: int, size: int | None = None) -> tuple[tuple[int, ...],
+                                                                             ...]:
+    out = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        try:
+            nums = tuple(int(x) for x in re.split(r"[+\-/]", part))
+        except ValueError:
+            raise MovementError(f"line {line}: {key} entry {part!r} must be numbers joined by "
+                                "+ (or - for relays, / for round/table)", line, "layout") from None
+        if size is not None and len(nums) != size:
+            raise MovementError(f"line {line}: {key} entry {part!r} needs {size} numbers",
+                                line, "layout")
+        out.append(nums)
+    return tuple(out)
+
+
+def _layout_value(layout: Layout, key: str, value: str, line: int) -> Layout:
+    try:
+        if key == "kind":
+            return replace(layout, kind=MovementKind(value.strip()))
+        if key in ("winners", "copies"):
+            number = int(value)
+            if key == "winners" and number not in (1, 2):
+                raise MovementError(f"line {line}: winners must be 1 or 2", line, "layout")
+            changes: dict[str, Any] = {key: number}
+            return replace(layout, **changes)
+        if key == "description":
+            return replace(layout, description=value.strip())
+        size = {"shares": None, "relays": 2, "matches": 2, "arrow_switch": 2}[key]
+        groups: dict[str, Any] = {key: _groups(value, key, line, size)}
+        return replace(layout, **groups)
+    except ValueError as e:
+        if isinstance(e, MovementError):
+            raise
+        kinds = ", ".join(k.value for k in MovementKind)
+        raise MovementError(f"line {line}: {key} {value.strip()!r} is not valid"
+                            + (f" (kinds: {kinds})" if key == "kind" else ""), line,
+                            "layout") from None
+
+
+def parse_movement(text: str) -> Movement:
+    """Read a movement file; errors name the line and the rule."""
+    layout = Layout()
+    body: list[tuple[int, str]] = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            m = _META_RE.match(line)
+            if m and m.group(1) in _LAYOUT_KEYS:
+                layout = _layout_value(layout, m.group(1), m.group(2), n)
+            continue
+        body.append((n, raw))
+    if not body:
+        raise MovementError("the movement file has no header and no rows", 1, "format")
+    first_line, header_text = body[0]
+    header = [h.strip().lower() for h in next(csv.reader([header_text]))]
+    missing = [h for h in HEADER if h not in header]
+    if missing:
+        raise MovementError(f"line {first_line}: missing column(s) {', '.join(missing)}; the "
+                            f"header is {','.join(HEADER)}[,boards]", first_line, "format")
+    rows: list[MovementRow] = []
+    seen: dict[tuple[str, int, int], int] = {}
+    for n, raw in body[1:]:
+        values = dict(zip(header, (v.strip() for v in next(csv.reader([raw]))), strict=False))
+        try:
+            nums = {k: int(values.get(k, "")) for k in HEADER[1:]}
+        except ValueError:
+            raise MovementError(f"line {n}: table, round, pairs and boards must be whole "
+                                "numbers", n, "format") from None
+        section = values.get("section", "") or "A"
+        if nums["table"] < 1 or nums["round"] < 1:
+            raise MovementError(f"line {n}: table and round start at 1", n, "format")
+        if nums["ns_pair"] < 0 or nums["ew_pair"] < 0:
+            raise MovementError(f"line {n}: pair numbers are 0 (empty seat) or more", n,
+                                "format")
+        low, high = nums["low_board"], nums["high_board"]
+        listed = values.get("boards", "")
+        if listed:
+            try:
+                boards = tuple(int(b) for b in listed.replace(",", ";").split(";") if b.strip())
+            except ValueError:
+                raise MovementError(f"line {n}: boards {listed!r} must be numbers like 1;4;7",
+                                    n, "format") from None
+            if list(boards) != sorted(set(boards)) or (boards and (
+                    boards[0] != low or boards[-1] != high)):
+                raise MovementError(f"line {n}: boards {listed!r} must ascend from low_board "
+                                    f"{low} to high_board {high}", n, "format")
+        elif low == 0 and high == 0:
+            boards = ()
+        elif 1 <= low <= high:
+            boards = tuple(range(low, high + 1))
+        else:
+            raise MovementError(f"line {n}: low_board {low} and high_board {high} must be "
+                                "1 ≤ low ≤ high, or both 0 for no boards", n, "format")
+        key = (section, nums["table"], nums["round"])
+        if key in seen:
+            raise MovementError(f"line {n}: section {section} table {key[1]} round {key[2]} "
+                                f"already has a row (line {seen[key]})", n, "one-row-per-table")
+        seen[key] = n
+        rows.append(MovementRow(section, nums["table"], nums["round"], nums["ns_pair"],
+                                nums["ew_pair"], boards))
+    return Movement(tuple(rows), layout)
+
+
+def format_movement(movement: Movement, comments: list[str] | None = None) -> str:
+    """The movement file text, metadata first."""
+    lay = movement.layout
+    out = io.StringIO()
+    for c in comments or []:
+        out.write(f"# {c}\n")
+    if lay.description:
+        out.write(f"# description: {lay.description}\n")
+    out.write(f"# kind: {lay.kind.value}\n# winners: {lay.winners}\n")
+    if lay.copies != 1:
+        out.write(f"# copies: {lay.copies}\n")
+    for key, joiner in (("shares", "+"), ("relays", "-"), ("matches", "+"),
+                        ("arrow_switch", "/")):
+        groups = getattr(lay, key)
+        if groups:
+            out.write(f"# {key}: {', '.join(joiner.join(map(str, g)) for g in groups)}\n")
+    custom = any(not r.consecutive for r in movement.rows)
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(HEADER + (("boards",) if custom else ()))
+    for r in movement.sorted().rows:
+        row = [r.section, r.table, r.round, r.ns_pair, r.ew_pair, r.low_board, r.high_board]
+        if custom:
+            row.append(";".join(map(str, r.boards)) if not r.consecutive else "")
+        w.writerow(row)
+    return out.getvalue()

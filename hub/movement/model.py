@@ -1,0 +1,123 @@
+"""The canonical movement: rows ``section, table, round, ns_pair, ew_pair, boards`` plus the
+layout metadata rows cannot carry (decisions D3). Pair number 0 is an empty seat."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+
+class MovementError(ValueError):
+    """A movement that breaks a rule; ``row`` is the 1-based data row (or file line)."""
+
+    def __init__(self, message: str, row: int | None = None, rule: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.row = row
+        self.rule = rule
+
+
+class MovementKind(Enum):
+    MITCHELL = "mitchell"
+    HOWELL = "howell"
+    BAROMETER = "barometer"
+    SEMI_BAROMETER = "semi-barometer"
+    TEAMS = "teams"
+
+
+@dataclass(frozen=True, slots=True)
+class MovementRow:
+    """One table in one round. ``boards`` ascending; empty for a table with no boards."""
+
+    section: str
+    table: int
+    round: int
+    ns_pair: int
+    ew_pair: int
+    boards: tuple[int, ...]
+
+    @property
+    def low_board(self) -> int:
+        return self.boards[0] if self.boards else 0
+
+    @property
+    def high_board(self) -> int:
+        return self.boards[-1] if self.boards else 0
+
+    @property
+    def consecutive(self) -> bool:
+        return not self.boards or list(self.boards) == list(
+            range(self.boards[0], self.boards[-1] + 1))
+
+    def pairs(self) -> tuple[int, ...]:
+        return tuple(p for p in (self.ns_pair, self.ew_pair) if p)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What rows cannot say: the movement's kind, winners, board copies, shared tables,
+    relay stands, team tables that form one match, arrow-switched table-rounds."""
+
+    kind: MovementKind = MovementKind.HOWELL
+    winners: int = 1
+    copies: int = 1
+    shares: tuple[tuple[int, ...], ...] = ()
+    relays: tuple[tuple[int, int], ...] = ()
+    matches: tuple[tuple[int, int], ...] = ()
+    arrow_switch: tuple[tuple[int, int], ...] = ()
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Movement:
+    rows: tuple[MovementRow, ...]
+    layout: Layout = field(default_factory=Layout)
+
+    @property
+    def rounds(self) -> int:
+        return max((r.round for r in self.rows), default=0)
+
+    @property
+    def sections(self) -> list[str]:
+        return sorted({r.section for r in self.rows})
+
+    def tables(self, section: str | None = None) -> list[int]:
+        return sorted({r.table for r in self.rows if section in (None, r.section)})
+
+    def pairs(self, section: str | None = None) -> list[int]:
+        return sorted({p for r in self.rows if section in (None, r.section) for p in r.pairs()})
+
+    def boards(self) -> list[int]:
+        return sorted({b for r in self.rows for b in r.boards})
+
+    def round_rows(self, rnd: int, section: str | None = None) -> list[MovementRow]:
+        return [r for r in self.rows if r.round == rnd and section in (None, r.section)]
+
+    def row(self, section: str, table: int, rnd: int) -> MovementRow | None:
+        for r in self.rows:
+            if (r.section, r.table, r.round) == (section, table, rnd):
+                return r
+        return None
+
+    def sorted(self) -> Movement:
+        return replace(self, rows=tuple(sorted(self.rows, key=lambda r: (r.section, r.round,
+                                                                          r.table))))
+
+    def from_round(self, first_round: int, later: Movement) -> Movement:
+        """This movement up to ``first_round − 1`` and ``later``'s rows from it on: a
+        mid-session change (late pair, filled phantom, next Swiss round) that keeps every
+        earlier round as it was played."""
+        kept = [r for r in self.rows if r.round < first_round]
+        added = [r for r in later.rows if r.round >= first_round]
+        return replace(self, rows=tuple(kept + added), layout=later.layout).sorted()
+
+
+def renumber_boards(sets: Sequence[int], boards_per_set: int) -> list[tuple[int, ...]]:
+    """Board numbers of 0-based sets: set k holds boards k·B+1 … (k+1)·B."""
+    return [tuple(range(s * boards_per_set + 1, (s + 1) * boards_per_set + 1)) for s in sets]
+
+
+def rows_from(items: Iterable[tuple[str, int, int, int, int, tuple[int, ...]]]) -> tuple[
+        MovementRow, ...]:
+    return tuple(MovementRow(*it) for it in items)
