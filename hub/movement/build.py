@@ -1,0 +1,47 @@
+"""The movement an event file names: a generated one, or a movement file beside it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from hub.event_file import GeneratedMovement
+from hub.movement.barometer import barometer
+from hub.movement.csv_format import parse_movement
+from hub.movement.howell import howell
+from hub.movement.mitchell import mitchell
+from hub.movement.model import Movement, MovementError
+from hub.movement.teams import round_robin
+
+
+def build_movement(spec: str | GeneratedMovement, section: str,
+                   base_dir: Path | None = None) -> Movement:
+    """Generate the movement, or read the file (relative to the event file's folder)."""
+    if isinstance(spec, str):
+        path = (base_dir or Path(".")) / spec
+        try:
+            movement = parse_movement(path.read_text(encoding="utf-8-sig"))
+        except OSError as e:
+            raise MovementError(f"movement file {spec}: cannot read: {e}", None,
+                                "file") from None
+        rows = tuple(replace(r, section=section) for r in movement.rows)
+        return replace(movement, rows=rows)
+    g = spec
+    bpr = g.boards_per_round
+    if g.kind == "mitchell":
+        if g.tables is None:
+            raise MovementError("a generated Mitchell needs tables", None, "size")
+        return mitchell(g.tables, bpr, g.rounds, variant=g.variant,
+                        arrow_switch=g.arrow_switch, section=section)
+    if g.kind == "howell":
+        if g.tables is None:
+            raise MovementError("a generated Howell needs tables", None, "size")
+        return howell(g.tables, bpr, g.rounds, pairs=g.pairs, section=section)
+    if g.kind == "barometer":
+        pairs = g.pairs or (2 * g.tables if g.tables else None)
+        if pairs is None:
+            raise MovementError("a generated barometer needs pairs or tables", None, "size")
+        return barometer(pairs, bpr, g.rounds, section=section)
+    if g.teams is None:
+        raise MovementError("a generated round robin needs teams", None, "size")
+    return round_robin(g.teams, bpr, double=g.double, section=section)

@@ -1,0 +1,1 @@
+"""The durable store (SQLAlchemy 2; SQLite by default, PostgreSQL by URL)."""

@@ -1,0 +1,181 @@
+"""Import and export: BWS-shaped CSVs (Bridgemate's RoundData, ReceivedData, PlayerNumbers
+tables) and a JSON backup of a whole event."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from hub.store import schema as t
+from hub.store.store import ResultEntry, Store, StoreError
+from scoring.board import Seat
+from scoring.contract import parse_contract, parse_tricks
+
+ROUND_DATA = ("Section", "Table", "Round", "NSPair", "EWPair", "LowBoard", "HighBoard",
+              "CustomBoards")
+RECEIVED_DATA = ("ID", "Section", "Table", "Round", "Board", "PairNS", "PairEW", "Declarer",
+                 "NS/EW", "Contract", "Result", "LeadCard", "Remarks", "DateLog", "TimeLog",
+                 "Erased")
+PLAYER_NUMBERS = ("Section", "Table", "Direction", "Number", "Name")
+
+
+def _bws_contract(contract: str | None) -> str:
+    """Bridgemate's spelling: ``4 S x``, ``3 NT``, ``PASS``."""
+    c = parse_contract(contract or "PASS")
+    if c is None:
+        return "PASS"
+    dbl = {1: "", 2: " x", 4: " xx"}[c.doubling.value]
+    return f"{c.level} {c.strain.value}{dbl}"
+
+
+def _our_contract(text: str) -> str | None:
+    raw = text.strip().upper().replace(" ", "")
+    return raw or None
+
+
+def export_bws(store: Store, event_id: int, folder: Path) -> list[Path]:
+    """Write RoundData.csv, ReceivedData.csv (every revision) and PlayerNumbers.csv."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    rd = folder / "RoundData.csv"
+    with rd.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(ROUND_DATA)
+        for section in store.sections(event_id):
+            for mr in store.movement(event_id, section).rows:
+                custom = ",".join(map(str, mr.boards)) if not mr.consecutive else ""
+                w.writerow([mr.section, mr.table, mr.round, mr.ns_pair, mr.ew_pair,
+                            mr.low_board, mr.high_board, custom])
+    written.append(rd)
+    rcv = folder / "ReceivedData.csv"
+    with rcv.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(RECEIVED_DATA)
+        for r in store.results(event_id):
+            seat = Seat.parse(r.declarer) if r.declarer else None
+            declarer_pair = "" if seat is None else (
+                r.ns_pair if seat.side.value == "NS" else r.ew_pair)
+            result = ""
+            c = parse_contract(r.contract) if r.contract else None
+            if c is not None and r.tricks is not None:
+                diff = r.tricks - c.tricks_needed
+                result = "=" if diff == 0 else f"{diff:+d}"
+            when = r.received_at or dt.datetime.now(dt.UTC)
+            remarks = f"adjusted {r.adjusted}" if r.adjusted else (r.note or "")
+            w.writerow([r.id, r.section, r.table, r.round, r.board, r.ns_pair, r.ew_pair,
+                        declarer_pair, r.declarer or "",
+                        "" if r.adjusted else _bws_contract(r.contract), result, r.lead or "",
+                        remarks, when.strftime("%Y-%m-%d"), when.strftime("%H:%M:%S"),
+                        "True" if r.erased else "False"])
+    written.append(rcv)
+    pn = folder / "PlayerNumbers.csv"
+    with pn.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(PLAYER_NUMBERS)
+        for section in store.sections(event_id):
+            movement = store.movement(event_id, section)
+            first = {row.ns_pair: (row.table, "NS") for row in movement.round_rows(1, section)
+                     if row.ns_pair}
+            first.update({row.ew_pair: (row.table, "EW")
+                          for row in movement.round_rows(1, section) if row.ew_pair})
+            for cont in store.contestants(event_id, section):
+                if cont["kind"] != "pair" or cont["number"] not in first:
+                    continue
+                table, side = first[cont["number"]]
+                for letter, player in zip(side, cont["players"], strict=False):
+                    w.writerow([section, table, letter, player.get("number", ""),
+                                player.get("name", "")])
+    written.append(pn)
+    return written
+
+
+def import_received_data(store: Store, event_id: int, path: Path,
+                         actor: str = "import") -> int:
+    """Read a ReceivedData.csv into the store (one transaction); returns results added."""
+    text = path.read_text(encoding="utf-8-sig")
+    entries = []
+    for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
+        try:
+            contract = _our_contract(row.get("Contract", ""))
+            declarer = (row.get("NS/EW") or "").strip() or None
+            result = (row.get("Result") or "").strip()
+            tricks = None
+            c = parse_contract(contract) if contract else None
+            if c is not None:
+                tricks = parse_tricks(c, result)
+            remarks = row.get("Remarks", "") or ""
+            adjusted = remarks.removeprefix("adjusted ").strip() if remarks.startswith(
+                "adjusted ") else None
+            entries.append(ResultEntry(
+                section=row["Section"], table=int(row["Table"]), round=int(row["Round"]),
+                board=int(row["Board"]), ns_pair=int(row["PairNS"]),
+                ew_pair=int(row["PairEW"]), contract=None if adjusted else contract,
+                declarer=None if adjusted else declarer, lead=row.get("LeadCard") or None,
+                tricks=tricks, adjusted=adjusted, entered_by=actor,
+                submission_key=f"import:{path.name}:{row.get('ID') or n}",
+                erased=(row.get("Erased", "").strip().lower() in ("true", "1"))))
+        except (KeyError, ValueError) as e:
+            raise StoreError(f"{path.name} line {n}: {e}") from None
+    stored = store.record(event_id, entries)
+    store.audit(event_id, actor, "imported_results", {"file": path.name,
+                                                      "rows": len(entries)})
+    return sum(1 for s in stored if not s.duplicate)
+
+
+_TABLES = (t.Event, t.SectionRow, t.MovementRowRecord, t.Contestant, t.ResultRecord,
+           t.AuditEntry, t.Device, t.TDCall, t.ClockEvent, t.PenaltyRecord)
+
+
+def _jsonable(v: Any) -> Any:
+    return v.isoformat() if isinstance(v, dt.datetime) else v
+
+
+def backup_json(store: Store, event_id: int) -> str:
+    """The whole event, every table's rows, as one JSON document."""
+    doc: dict[str, Any] = {"format": "bridgehub-backup", "version": 1, "tables": {}}
+    with Session(store.engine) as db:
+        for model in _TABLES:
+            table = model.__table__  # type: ignore[attr-defined]
+            key = table.c.id if model is t.Event else table.c.event_id
+            rows = db.scalars(select(model).where(key == event_id).order_by(table.c.id))
+            cols = [c.key for c in table.columns]
+            doc["tables"][model.__tablename__] = [
+                {c: _jsonable(getattr(r, c)) for c in cols if c not in ("id", "event_id")}
+                for r in rows]
+    return json.dumps(doc, ensure_ascii=False, indent=1)
+
+
+def restore_json(store: Store, text: str) -> int:
+    """Load a backup as a new event (new ids); returns the new event id."""
+    doc = json.loads(text)
+    if doc.get("format") != "bridgehub-backup":
+        raise StoreError("not a bridgehub backup")
+    tables = doc["tables"]
+
+    def parse(model: type, row: dict[str, Any]) -> dict[str, Any]:
+        out = dict(row)
+        for col in model.__table__.columns:  # type: ignore[attr-defined]
+            if col.key in out and isinstance(out[col.key], str) and col.type.python_type is (
+                    dt.datetime):
+                out[col.key] = dt.datetime.fromisoformat(out[col.key])
+        return out
+
+    with Session(store.engine) as db, db.begin():
+        (event_row,) = tables["events"]
+        ev = t.Event(**parse(t.Event, event_row))
+        db.add(ev)
+        db.flush()
+        for model in _TABLES[1:]:
+            for row in tables.get(model.__tablename__, []):
+                db.add(model(event_id=ev.id, **parse(model, row)))
+        new_id = ev.id
+    for letter in store.sections(new_id):  # the restored movements must read back
+        store.movement(new_id, letter)
+    return new_id

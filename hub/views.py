@@ -1,0 +1,110 @@
+"""Views rebuilt from the store: travellers, scored boards and standings of each section.
+
+The store is the truth (architecture); after a restart every view is rebuilt from it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hub.event_file import EventFile, Scoring
+from hub.movement.model import Movement
+from hub.store.store import Store, StoredResult
+from scoring.board import board_vulnerability
+from scoring.board_score import BoardScore
+from scoring.contract import Play, Seat, parse_contract
+from scoring.law77 import score_ns
+from scoring.methods import kind_of, score_board
+from scoring.standings import Standing, Tally, standings_by_direction
+from scoring.team_match import MatchResult, TeamBoard, score_match
+from scoring.team_standings import PlayedMatch, TeamStanding, team_standings
+from scoring.traveller import Artificial, Traveller, TravellerLine
+from scoring.vp_scale import load_scale
+
+
+def traveller_line(r: StoredResult) -> TravellerLine:
+    """A stored result as a traveller line (its NS score from the contract and tricks)."""
+    if r.adjusted:
+        return TravellerLine(r.ns_pair, r.ew_pair, None, Artificial.parse(r.adjusted),
+                             round=r.round)
+    if r.contract:
+        contract = parse_contract(r.contract)
+        if contract is None:
+            play = Play(None)
+        else:
+            play = Play(contract, Seat.parse(r.declarer or ""), r.tricks)
+        return TravellerLine(r.ns_pair, r.ew_pair, score_ns(play, board_vulnerability(r.board)),
+                             None, 0, play, r.round)
+    if r.score_ns is None:
+        raise ValueError(f"result {r.id} has no contract, score or adjustment")
+    return TravellerLine(r.ns_pair, r.ew_pair, r.score_ns, round=r.round)
+
+
+def travellers(results: Sequence[StoredResult]) -> list[Traveller]:
+    by_board: dict[int, list[TravellerLine]] = defaultdict(list)
+    for r in results:
+        by_board[r.board].append(traveller_line(r))
+    return [Traveller.of(b, lines) for b, lines in sorted(by_board.items())]
+
+
+@dataclass
+class SectionView:
+    section: str
+    movement: Movement
+    boards: list[BoardScore]
+    tally: Tally | None
+    standings: dict[str | None, list[Standing]]
+    matches: list[PlayedMatch]
+    team_standings: list[TeamStanding]
+
+
+def pairs_view(event: EventFile, section: str, movement: Movement,
+               results: Sequence[StoredResult]) -> SectionView:
+    rules = event.pairs_rules()
+    scored = [score_board(t, rules) for t in travellers(results)]
+    tally = Tally(kind_of(rules), movement.layout.winners)
+    for s in scored:
+        tally.set_board(s)
+    table = standings_by_direction(tally, event.rules.tie_breaks, event.rules.lot_seed)
+    return SectionView(section, movement, scored, tally, table, [], [])
+
+
+def teams_view(event: EventFile, section: str, movement: Movement,
+               results: Sequence[StoredResult]) -> SectionView:
+    """Matches from the two tables of each match (open: home NS; closed: home EW)."""
+    live = {(r.table, r.round, r.board): traveller_line(r) for r in results}
+    scale = load_scale(event.rules.vp_scale)
+    matches: list[PlayedMatch] = []
+    for open_t, closed_t in movement.layout.matches:
+        for rnd in range(1, movement.rounds + 1):
+            row = movement.row(section, open_t, rnd)
+            if row is None or not (row.ns_pair and row.ew_pair):
+                continue
+            boards = []
+            for b in row.boards:
+                o, c = live.get((open_t, rnd, b)), live.get((closed_t, rnd, b))
+                if o is None or c is None or o.score_ns is None or c.score_ns is None:
+                    continue
+                boards.append(TeamBoard(b, o.score_ns, c.score_ns))
+            if boards:
+                result: MatchResult = score_match(boards, scale=scale)
+                matches.append(PlayedMatch(row.ns_pair, row.ew_pair, result))
+    ranked = team_standings(matches, event.rules.tie_breaks, lot_seed=event.rules.lot_seed)
+    return SectionView(section, movement, [], None, {}, matches, ranked)
+
+
+def rebuild(store: Store, event_id: int) -> dict[str, SectionView]:
+    """Every section's view, from the store alone."""
+    event = store.event(event_id)
+    live = store.live_results(event_id)
+    by_section: dict[str, list[StoredResult]] = defaultdict(list)
+    for r in live:
+        by_section[r.section].append(r)
+    out = {}
+    for section in store.sections(event_id):
+        movement = store.movement(event_id, section)
+        build = teams_view if event.rules.scoring is Scoring.TEAMS else pairs_view
+        out[section] = build(event, section, movement, by_section.get(section, []))
+    return out

@@ -1,0 +1,238 @@
+"""The durable store, against real SQLite and real PostgreSQL (decisions D11, D13)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from hub.movement.howell import howell
+from hub.store.exchange import backup_json, export_bws, import_received_data, restore_json
+from hub.store.store import ResultEntry, Store, StoreError
+from hub.views import rebuild
+
+ROOT = Path(__file__).parents[1]
+EVENT = (ROOT / "examples" / "club_howell.toml").read_text("utf-8")
+
+
+class FakeClock:
+    """Injected time, so stored timestamps are known exactly."""
+
+    def __init__(self) -> None:
+        self.now = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.UTC)
+
+    def __call__(self) -> dt.datetime:
+        self.now += dt.timedelta(seconds=1)
+        return self.now
+
+
+@pytest.fixture
+def store(store_url):
+    s = Store.open(store_url, clock=FakeClock())
+    yield s
+    s.close()
+
+
+def played(section, table, rnd, board, ns, ew, contract="4S", declarer="N", tricks=10, **kw):
+    return ResultEntry(section, table, rnd, board, ns, ew, contract, declarer, tricks=tricks,
+                       **kw)
+
+
+def round1(store, event_id, board_offset=0, **kw):
+    """One result at every table of round 1 (4S by N making 10 tricks)."""
+    movement = store.movement(event_id, "A")
+    return [played("A", r.table, 1, r.boards[board_offset], r.ns_pair, r.ew_pair, **kw)
+            for r in movement.round_rows(1)]
+
+
+def test_event_file_becomes_sections_movements_and_pairs(store):
+    eid = store.create_event(EVENT)
+    assert store.sections(eid) == ["A"]
+    assert store.movement(eid, "A").rows == howell(5, 3).rows
+    pairs = store.contestants(eid, "A")
+    assert [p["number"] for p in pairs] == [1, 2]
+    assert pairs[0]["players"][0] == {"name": "Anna Berg", "number": "1001"}
+    assert store.event(eid).event.name == "Club pairs, Monday"
+    assert store.audit_log(eid)[0]["action"] == "event_created"
+
+
+def test_results_are_append_only_revisions(store):
+    eid = store.create_event(EVENT)
+    first = store.record(eid, [played("A", 1, 1, 1, 10, 1, entered_by="T1")])[0]
+    fix = store.record(eid, [played("A", 1, 1, 1, 10, 1, tricks=11, entered_by="TD")])[0]
+    gone = store.record(eid, [ResultEntry("A", 1, 1, 1, 10, 1, erased=True)])[0]
+    assert (first.revision, fix.revision, gone.revision) == (1, 2, 3)
+    history = store.results(eid)
+    assert [(r.revision, r.tricks, r.erased) for r in history] == [
+        (1, 10, False), (2, 11, False), (3, None, True)]
+    assert history[0] == first  # never updated in place
+    assert store.live_results(eid) == []
+    store.record(eid, [played("A", 1, 1, 1, 10, 1, tricks=9)])
+    assert [r.tricks for r in store.live_results(eid)] == [9]
+
+
+def test_a_repeated_submission_never_becomes_a_second_record(store):
+    """At-least-once delivery: the same device:epoch:seq is stored once."""
+    eid = store.create_event(EVENT)
+    entry = played("A", 1, 1, 1, 10, 1, entered_by="T1", submission_key="T1:7:42")
+    a = store.record(eid, [entry])[0]
+    b = store.record(eid, [entry])[0]
+    c = store.record(eid, [entry, entry])
+    assert not a.duplicate and b.duplicate and all(x.duplicate for x in c)
+    assert b.id == a.id and len(store.results(eid)) == 1
+
+
+def test_group_commit_stores_a_batch_in_one_transaction(store):
+    eid = store.create_event(EVENT)
+    stored = store.record(eid, round1(store, eid))
+    assert len(stored) == 5 and {s.revision for s in stored} == {1}
+    assert len({s.received_at for s in stored}) == 1
+
+
+def test_a_key_outside_the_movement_is_refused_and_nothing_is_written(store):
+    eid = store.create_event(EVENT)
+    good = played("A", 1, 1, 1, 10, 1)
+    with pytest.raises(StoreError) as e:
+        store.record(eid, [good, played("A", 9, 1, 1, 10, 1), played("A", 1, 12, 1, 10, 1),
+                           played("B", 1, 1, 1, 10, 1), played("A", 1, 1, 5, 10, 1),
+                           played("A", 1, 1, 1, 1, 10)])
+    msg = str(e.value)
+    assert "section A has no table 9" in msg
+    assert "round 12 is not in the movement (rounds 1-9)" in msg
+    assert "section B is not in event" in msg
+    assert "board 5 is not played at table 1 in round 1 (it plays boards 1-3)" in msg
+    assert "pairs 1 and 10 are the wrong way round: NS is pair 10, EW pair 1" in msg
+    assert store.results(eid) == []
+
+
+def test_held_results_wait_for_the_td(store):
+    """Decisions D9: a wrong board is held; the TD accepts it re-keyed, audited."""
+    eid = store.create_event(EVENT)
+    held = store.record(eid, [played("A", 1, 1, 5, 10, 1, entered_by="T1")], status="held")[0]
+    assert held.status == "held" and store.live_results(eid) == []
+    accepted = store.decide_held(eid, held.id, True, "TD Anna", rekey={"board": 2})
+    assert accepted is not None and (accepted.board, accepted.status) == (2, "accepted")
+    live = store.live_results(eid)
+    assert [(r.board, r.entered_by) for r in live] == [(2, "TD Anna")]
+    actions = [a["action"] for a in store.audit_log(eid)]
+    assert "held_accepted" in actions
+    with pytest.raises(StoreError, match="not a held result"):
+        store.decide_held(eid, held.id, False, "TD Anna")
+
+
+def test_mid_session_change_never_deletes_earlier_results(store):
+    """A phantom filled from round 4: rounds 1-3 and their results stay."""
+    text9 = EVENT.replace('{ kind = "howell", tables = 5, boards_per_round = 3 }',
+                          '{ kind = "howell", tables = 5, pairs = 9, boards_per_round = 3 }')
+    eid = store.create_event(text9)
+    before = store.movement(eid, "A")
+    rows = [r for r in before.round_rows(1) if r.ns_pair and r.ew_pair]
+    store.record(eid, [played("A", r.table, 1, r.boards[0], r.ns_pair, r.ew_pair) for r in rows])
+    changed = store.replace_movement_from_round(eid, "A", 4, howell(5, 3))
+    assert [r for r in changed.rows if r.round < 4] == [r for r in before.rows if r.round < 4]
+    assert len(store.live_results(eid)) == len(rows)
+    reopened = Store(store.engine)  # a fresh reader sees the stored change
+    assert reopened.movement(eid, "A") == changed
+
+
+def test_views_rebuild_from_the_store_after_a_restart(store_url):
+    first = Store.open(store_url, clock=FakeClock())
+    eid = first.create_event(EVENT)
+    movement = first.movement(eid, "A")
+    entries = []
+    for r in movement.round_rows(1):
+        for k, b in enumerate(r.boards):
+            entries.append(played("A", r.table, 1, b, r.ns_pair, r.ew_pair, tricks=9 + k))
+    first.record(eid, entries)
+    before = rebuild(first, eid)["A"]
+    first.close()
+    second = Store.open(store_url)
+    after = rebuild(second, eid)["A"]
+    table = [(s.pair, s.rank, s.total.total) for s in after.standings[None]]
+    assert table == [(s.pair, s.rank, s.total.total) for s in before.standings[None]]
+    assert len(after.boards) == 15 and len(table) == 10
+    second.close()
+
+
+def test_bws_export_and_import_and_json_backup(store, tmp_path):
+    eid = store.create_event(EVENT)
+    store.record(eid, [played("A", 1, 1, 1, 10, 1, contract="4SX", lead="HA"),
+                       ResultEntry("A", 3, 1, 7, 8, 4, adjusted="60/40")])
+    files = export_bws(store, eid, tmp_path / "bws")
+    assert [f.name for f in files] == ["RoundData.csv", "ReceivedData.csv", "PlayerNumbers.csv"]
+    rd = (tmp_path / "bws" / "RoundData.csv").read_text("utf-8").splitlines()
+    assert rd[0] == "Section,Table,Round,NSPair,EWPair,LowBoard,HighBoard,CustomBoards"
+    assert len(rd) == 1 + 45
+    rcv = (tmp_path / "bws" / "ReceivedData.csv").read_text("utf-8")
+    assert "4 S x" in rcv and "adjusted 60/40" in rcv
+    other = store.create_event(EVENT)
+    assert import_received_data(store, other, tmp_path / "bws" / "ReceivedData.csv") == 2
+    assert import_received_data(store, other, tmp_path / "bws" / "ReceivedData.csv") == 0
+
+    def live(e):
+        return [(r.board, r.contract, r.tricks, r.adjusted, r.lead) for r in
+                store.live_results(e)]
+
+    assert live(other) == live(eid)
+    restored = restore_json(store, backup_json(store, eid))
+    assert live(restored) == live(eid)
+    assert store.movement(restored, "A") == store.movement(eid, "A")
+    assert store.audit_log(restored)[0]["action"] == "event_created"
+
+
+def test_devices_td_calls_clock_and_penalties(store):
+    eid = store.create_event(EVENT)
+    store.touch_device(eid, "terminal", "BM-0042", firmware="1.3", section="A", table=2)
+    store.touch_device(eid, "terminal", "BM-0042")
+    (dev,) = store.devices(eid)
+    assert (dev["serial"], dev["table"], dev["firmware"]) == ("BM-0042", 2, "1.3")
+    call = store.open_td_call(eid, "A", 2, 1, "revoke")
+    store.update_td_call(eid, call, "resolved", "TD Anna")
+    assert store.td_calls(eid)[0]["status"] == "resolved"
+    with pytest.raises(StoreError, match="status 'done'"):
+        store.update_td_call(eid, call, "done", "TD Anna")
+    store.add_clock_event(eid, "start", "A", 1, {"minutes": 25})
+    assert store.clock_events(eid)[0]["detail"] == {"minutes": 25}
+    pen = store.propose_penalty(eid, "A", 7, "3/2", "VP", "slow play 6 minutes", 2, 1)
+    store.decide_penalty(eid, pen, True, "TD Anna")
+    assert store.penalties(eid)[0]["status"] == "confirmed"
+    actions = [a["action"] for a in store.audit_log(eid)]
+    assert "penalty_confirmed" in actions and "td_call" in actions
+
+
+def test_sqlite_commits_are_durable(tmp_path):
+    """WAL and synchronous FULL: a committed result survives power loss."""
+    s = Store.open(f"sqlite:///{tmp_path / 'e.db'}")
+    with s.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(text("PRAGMA synchronous")).scalar() == 2
+    s.close()
+
+
+def test_two_hubs_on_one_postgresql_event(pg_database):
+    """Several hubs may write one PostgreSQL event at once: no revision is lost or doubled."""
+    hubs = [Store.open(pg_database) for _ in range(2)]
+    eid = hubs[0].create_event(EVENT)
+    errors = []
+
+    def write(hub, k):
+        try:
+            for i in range(10):
+                hub.record(eid, [played("A", 1, 1, 1, 10, 1, tricks=7 + (i + k) % 6,
+                                        submission_key=f"hub{k}:{i}")])
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=write, args=(h, k)) for k, h in enumerate(hubs)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=60)
+    assert not errors
+    revisions = [r.revision for r in hubs[0].results(eid)]
+    assert sorted(revisions) == list(range(1, 21))
+    for h in hubs:
+        h.close()
