@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from hub.event_cli import event
 from hub.movement_cli import movement
 from hub.traveller_file import TravellerFileError, read_travellers
 from scoring.board import Side
@@ -217,6 +218,7 @@ def vp(boards: int, imps_text: str | None, scale_name: str, table_file: str | No
 
 
 cli.add_command(movement)
+cli.add_command(event)
 
 
 def main() -> None:

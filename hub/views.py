@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from hub.event_file import EventFile, Scoring
 from hub.movement.model import Movement
-from hub.store.store import Store, StoredResult
+from hub.store.store import LiveLine, Store, StoredResult
 from scoring.board import board_vulnerability
 from scoring.board_score import BoardScore
 from scoring.contract import Play, Seat, parse_contract
@@ -23,26 +23,36 @@ from scoring.team_standings import PlayedMatch, TeamStanding, team_standings
 from scoring.traveller import Artificial, Traveller, TravellerLine
 from scoring.vp_scale import load_scale
 
+_PLAYS: dict[tuple[str, str | None, int | None, int], tuple[int, Play]] = {}
 
-def traveller_line(r: StoredResult) -> TravellerLine:
+
+def _play(contract: str, declarer: str | None, tricks: int | None, board: int) -> tuple[
+        int, Play]:
+    """NS score and play of a contract result, memoised (a session repeats few of them)."""
+    key = (contract, declarer, tricks, (board - 1) % 16)
+    hit = _PLAYS.get(key)
+    if hit is None:
+        parsed = parse_contract(contract)
+        play = Play(None) if parsed is None else Play(parsed, Seat.parse(declarer or ""), tricks)
+        hit = _PLAYS[key] = (score_ns(play, board_vulnerability(board)), play)
+    return hit
+
+
+def traveller_line(r: StoredResult | LiveLine) -> TravellerLine:
     """A stored result as a traveller line (its NS score from the contract and tricks)."""
     if r.adjusted:
         return TravellerLine(r.ns_pair, r.ew_pair, None, Artificial.parse(r.adjusted),
                              round=r.round)
     if r.contract:
-        contract = parse_contract(r.contract)
-        if contract is None:
-            play = Play(None)
-        else:
-            play = Play(contract, Seat.parse(r.declarer or ""), r.tricks)
-        return TravellerLine(r.ns_pair, r.ew_pair, score_ns(play, board_vulnerability(r.board)),
-                             None, 0, play, r.round)
+        score, play = _play(r.contract, r.declarer, r.tricks, r.board)
+        return TravellerLine(r.ns_pair, r.ew_pair, score, None, 0, play, r.round)
     if r.score_ns is None:
-        raise ValueError(f"result {r.id} has no contract, score or adjustment")
+        raise ValueError(f"the result at table {r.table}, round {r.round}, board {r.board} "
+                         "has no contract, score or adjustment")
     return TravellerLine(r.ns_pair, r.ew_pair, r.score_ns, round=r.round)
 
 
-def travellers(results: Sequence[StoredResult]) -> list[Traveller]:
+def travellers(results: Sequence[StoredResult | LiveLine]) -> list[Traveller]:
     by_board: dict[int, list[TravellerLine]] = defaultdict(list)
     for r in results:
         by_board[r.board].append(traveller_line(r))
@@ -61,7 +71,7 @@ class SectionView:
 
 
 def pairs_view(event: EventFile, section: str, movement: Movement,
-               results: Sequence[StoredResult]) -> SectionView:
+               results: Sequence[StoredResult | LiveLine]) -> SectionView:
     rules = event.pairs_rules()
     scored = [score_board(t, rules) for t in travellers(results)]
     tally = Tally(kind_of(rules), movement.layout.winners)
@@ -72,7 +82,7 @@ def pairs_view(event: EventFile, section: str, movement: Movement,
 
 
 def teams_view(event: EventFile, section: str, movement: Movement,
-               results: Sequence[StoredResult]) -> SectionView:
+               results: Sequence[StoredResult | LiveLine]) -> SectionView:
     """Matches from the two tables of each match (open: home NS; closed: home EW)."""
     live = {(r.table, r.round, r.board): traveller_line(r) for r in results}
     scale = load_scale(event.rules.vp_scale)
@@ -98,8 +108,8 @@ def teams_view(event: EventFile, section: str, movement: Movement,
 def rebuild(store: Store, event_id: int) -> dict[str, SectionView]:
     """Every section's view, from the store alone."""
     event = store.event(event_id)
-    live = store.live_results(event_id)
-    by_section: dict[str, list[StoredResult]] = defaultdict(list)
+    live = store.live_lines(event_id)
+    by_section: dict[str, list[LiveLine]] = defaultdict(list)
     for r in live:
         by_section[r.section].append(r)
     out = {}

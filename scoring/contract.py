@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from scoring.board import Seat
 from scoring.errors import ScoringInputError
@@ -71,6 +72,7 @@ PASS_OUT = None
 """A passed-out board has no contract; functions take ``Contract | None``."""
 
 
+@lru_cache(maxsize=4096)
 def parse_contract(text: str) -> Contract | None:
     """Parse ``3NT``, ``4HX``, ``6SXX``, ``PASS`` (→ None). Suit symbols and ``*`` doubles work."""
     raw = (text or "").strip().upper().replace(" ", "")

@@ -236,3 +236,31 @@ def test_two_hubs_on_one_postgresql_event(pg_database):
     assert sorted(revisions) == list(range(1, 21))
     for h in hubs:
         h.close()
+
+
+def test_event_command_line(tmp_path):
+    """bridgehub event create / export / import / standings on the SQLite default."""
+    from click.testing import CliRunner
+
+    from hub.cli import cli
+
+    event_file = tmp_path / "club.toml"
+    event_file.write_text(EVENT, "utf-8")
+    run = CliRunner().invoke
+    r = run(cli, ["event", "create", str(event_file)])
+    assert r.exit_code == 0 and r.output.startswith("event 1: Club pairs, Monday"), r.output
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    s = Store.open(db)
+    s.record(1, round1(s, 1))
+    s.close()
+    r = run(cli, ["event", "standings", "--db", db, "--event", "1"])
+    assert r.exit_code == 0 and "Section A" in r.output and "100.00" in r.output
+    r = run(cli, ["event", "export", "--db", db, "--event", "1", "--bws",
+                  str(tmp_path / "bws"), "--json", str(tmp_path / "b.json")])
+    assert r.exit_code == 0 and "ReceivedData.csv" in r.output
+    r = run(cli, ["event", "import", "--db", db, "--json", str(tmp_path / "b.json")])
+    assert r.exit_code == 0 and "restored as event 2" in r.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text(EVENT.replace('scoring = "mp"', 'scoring = "mp"\nfoo = 1'), "utf-8")
+    r = run(cli, ["event", "create", str(bad)])
+    assert r.exit_code != 0 and f"{bad}: rules.foo: unknown key" in r.output

@@ -11,9 +11,9 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, and_, func, select, text
+from sqlalchemy import Engine, and_, func, select, text, tuple_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -83,6 +83,22 @@ class StoredResult(ResultEntry):
     duplicate: bool = False
 
 
+class LiveLine(NamedTuple):
+    """A live result as scoring needs it."""
+
+    section: str
+    table: int
+    round: int
+    board: int
+    ns_pair: int
+    ew_pair: int
+    contract: str | None
+    declarer: str | None
+    tricks: int | None
+    score_ns: int | None
+    adjusted: str | None
+
+
 _ENTRY_FIELDS = [f.name for f in fields(ResultEntry)]
 _COLUMN = {"table": "table_no"}
 
@@ -129,9 +145,9 @@ class Store:
 
     # -- events -------------------------------------------------------------------------
     def create_event(self, event_text: str, base_dir: Path | None = None,
-                     actor: str = "TD") -> int:
+                     actor: str = "TD", source: str = "event file") -> int:
         """Validate the event file, build every section's movement, store all at once."""
-        event = parse_event(event_text)
+        event = parse_event(event_text, source)
         movements: list[tuple[int, str, Movement]] = []
         for s_index, session in enumerate(event.sessions):
             for section in session.sections:
@@ -203,12 +219,13 @@ class Store:
                                                        t.SectionRow.letter == section))
             if sec is None:
                 raise StoreError(f"event {event_id} has no section {section}")
-            rows = db.scalars(select(t.MovementRowRecord).where(
-                t.MovementRowRecord.event_id == event_id,
-                t.MovementRowRecord.section == section))
-            out = tuple(MovementRow(r.section, r.table_no, r.round, r.ns_pair, r.ew_pair,
-                                    tuple(int(b) for b in r.boards.split(";") if b))
-                        for r in rows)
+            m = t.MovementRowRecord
+            rows = db.execute(select(m.section, m.table_no, m.round, m.ns_pair, m.ew_pair,
+                                     m.boards).where(m.event_id == event_id,
+                                                     m.section == section))
+            out = tuple(MovementRow(sec_, table, rnd, ns, ew,
+                                    tuple(int(b) for b in boards.split(";") if b))
+                        for sec_, table, rnd, ns, ew, boards in rows)
             movement = Movement(out, layout_from_json(sec.layout)).sorted()
         self._movements[(event_id, section)] = movement
         return movement
@@ -292,45 +309,58 @@ class Store:
 
     def _record_once(self, event_id: int, entries: Sequence[ResultEntry],
                      status: str) -> list[StoredResult]:
-        out: list[StoredResult] = []
+        r = t.ResultRecord
         with Session(self.engine) as db, db.begin():
             if db.get(t.Event, event_id) is None:
                 raise StoreError(f"no event {event_id} in this store")
+            keys = sorted({e.key for e in entries})
+            if db.get_bind().dialect.name == "postgresql":
+                # hubs sharing a PostgreSQL event take turns per result key (sorted: no
+                # deadlock between two batches)
+                db.execute(text("SELECT pg_advisory_xact_lock(hashtext(k)) FROM "
+                                "unnest(CAST(:ks AS text[])) AS k ORDER BY k"),
+                           {"ks": [f"{event_id}:{s}:{tb}:{rd}:{b}" for s, tb, rd, b in keys]})
+            wanted = {e.submission_key for e in entries if e.submission_key is not None}
+            known: dict[str, t.ResultRecord] = {}
+            if wanted:
+                known = {x.submission_key: x for x in db.scalars(select(r).where(
+                    r.event_id == event_id, r.submission_key.in_(wanted)))
+                    if x.submission_key is not None}
+            top: dict[tuple[str, int, int, int], int] = {}
+            for i in range(0, len(keys), 200):
+                chunk = keys[i:i + 200]
+                for sec, tab, rnd, brd, rev in db.execute(
+                        select(r.section, r.table_no, r.round, r.board, func.max(r.revision))
+                        .where(r.event_id == event_id,
+                               tuple_(r.section, r.table_no, r.round, r.board).in_(chunk))
+                        .group_by(r.section, r.table_no, r.round, r.board)):
+                    top[(sec, tab, rnd, brd)] = rev
             now = self.clock()
-            pending: dict[tuple[str, int, int, int], int] = {}
-            seen_keys: dict[str, t.ResultRecord] = {}
+            out: list[t.ResultRecord | StoredResult] = []
             for e in entries:
-                if e.submission_key is not None:
-                    prior = seen_keys.get(e.submission_key) or db.scalar(
-                        select(t.ResultRecord).where(
-                            t.ResultRecord.event_id == event_id,
-                            t.ResultRecord.submission_key == e.submission_key))
-                    if prior is not None:
-                        out.append(_to_stored(prior, duplicate=True))
-                        continue
-                if e.key in pending:
-                    revision = pending[e.key] + 1
-                else:
-                    if db.bind is not None and db.bind.dialect.name == "postgresql":
-                        # hubs sharing a PostgreSQL event take turns per result key
-                        db.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
-                                   {"k": f"{event_id}:{e.section}:{e.table}:{e.round}:"
-                                         f"{e.board}"})
-                    top = db.scalar(select(func.max(t.ResultRecord.revision)).where(
-                        t.ResultRecord.event_id == event_id, t.ResultRecord.section == e.section,
-                        t.ResultRecord.table_no == e.table, t.ResultRecord.round == e.round,
-                        t.ResultRecord.board == e.board))
-                    revision = (top or 0) + 1
-                pending[e.key] = revision
+                if e.submission_key is not None and e.submission_key in known:
+                    prior = known[e.submission_key]
+                    out.append(prior if prior in db.new else _to_stored(prior, duplicate=True))
+                    continue
+                revision = top.get(e.key, 0) + 1
+                top[e.key] = revision
                 values = {_COLUMN.get(n, n): getattr(e, n) for n in _ENTRY_FIELDS}
                 rec = t.ResultRecord(event_id=event_id, revision=revision, status=status,
                                      received_at=now, **values)
                 db.add(rec)
                 if e.submission_key is not None:
-                    seen_keys[e.submission_key] = rec
-                out.append(rec)  # type: ignore[arg-type]
+                    known[e.submission_key] = rec
+                out.append(rec)
             db.flush()
-            return [r if isinstance(r, StoredResult) else _to_stored(r) for r in out]
+            seen: set[int] = set()
+            result = []
+            for x in out:
+                if isinstance(x, StoredResult):
+                    result.append(x)
+                else:
+                    result.append(_to_stored(x, duplicate=id(x) in seen))
+                    seen.add(id(x))
+            return result
 
     def decide_held(self, event_id: int, result_id: int, accept: bool, actor: str,
                     rekey: dict[str, Any] | None = None) -> StoredResult | None:
@@ -362,26 +392,46 @@ class Store:
                 q = q.where(t.ResultRecord.section == section)
             return [_to_stored(r) for r in db.scalars(q.order_by(t.ResultRecord.id))]
 
+    def _live_query(self, event_id: int, section: str | None, columns: list[Any]) -> Any:
+        r = t.ResultRecord
+        latest = (select(r.section, r.table_no, r.round, r.board,
+                         func.max(r.revision).label("rev"))
+                  .where(r.event_id == event_id, r.status == "accepted")
+                  .group_by(r.section, r.table_no, r.round, r.board))
+        if section is not None:
+            latest = latest.where(r.section == section)
+        sub = latest.subquery()
+        return (select(*columns).join(sub, and_(
+            r.section == sub.c.section, r.table_no == sub.c.table_no,
+            r.round == sub.c.round, r.board == sub.c.board, r.revision == sub.c.rev))
+            .where(r.event_id == event_id, r.erased.is_(False))
+            .order_by(r.section, r.board, r.table_no, r.round))
+
     def live_results(self, event_id: int, section: str | None = None) -> list[StoredResult]:
         """The live result of each key: its latest accepted revision, unless that erased it."""
-        latest = (select(t.ResultRecord.section, t.ResultRecord.table_no, t.ResultRecord.round,
-                         t.ResultRecord.board, func.max(t.ResultRecord.revision).label("rev"))
-                  .where(t.ResultRecord.event_id == event_id,
-                         t.ResultRecord.status == "accepted")
-                  .group_by(t.ResultRecord.section, t.ResultRecord.table_no,
-                            t.ResultRecord.round, t.ResultRecord.board))
-        if section is not None:
-            latest = latest.where(t.ResultRecord.section == section)
-        sub = latest.subquery()
-        q = (select(t.ResultRecord).join(sub, and_(
-            t.ResultRecord.section == sub.c.section, t.ResultRecord.table_no == sub.c.table_no,
-            t.ResultRecord.round == sub.c.round, t.ResultRecord.board == sub.c.board,
-            t.ResultRecord.revision == sub.c.rev))
-            .where(t.ResultRecord.event_id == event_id, t.ResultRecord.erased.is_(False))
-            .order_by(t.ResultRecord.section, t.ResultRecord.board, t.ResultRecord.table_no,
-                      t.ResultRecord.round))
+        r = t.ResultRecord
+        cols = [getattr(r, _COLUMN.get(n, n)) for n in _ENTRY_FIELDS]
+        q = self._live_query(event_id, section, [*cols, r.id, r.revision, r.status,
+                                                 r.received_at])
+        width = len(_ENTRY_FIELDS)
         with Session(self.engine) as db:
-            return [_to_stored(r) for r in db.scalars(q)]
+            out = []
+            for row in db.execute(q):
+                values = dict(zip(_ENTRY_FIELDS, row[:width], strict=True))
+                values["terminal_time"] = _aware(values["terminal_time"])
+                rid, rev, status, received = row[width:]
+                out.append(StoredResult(**values, id=rid, revision=rev, status=status,
+                                        received_at=_aware(received)))
+            return out
+
+    def live_lines(self, event_id: int, section: str | None = None) -> list[LiveLine]:
+        """The live results with only what scoring needs (fast: for rebuilding views)."""
+        r = t.ResultRecord
+        q = self._live_query(event_id, section, [
+            r.section, r.table_no, r.round, r.board, r.ns_pair, r.ew_pair, r.contract,
+            r.declarer, r.tricks, r.score_ns, r.adjusted])
+        with Session(self.engine) as db:
+            return [LiveLine(*row) for row in db.execute(q)]
 
     # -- audit, devices, TD calls, clock, penalties ---------------------------------------
     def audit(self, event_id: int, actor: str, action: str, detail: dict[str, Any]) -> None:
