@@ -265,3 +265,35 @@ def test_event_command_line(tmp_path):
     bad.write_text(EVENT.replace('scoring = "mp"', 'scoring = "mp"\nfoo = 1'), "utf-8")
     r = run(cli, ["event", "create", str(bad)])
     assert r.exit_code != 0 and f"{bad}: rules.foo: unknown key" in r.output
+
+
+def test_round_data_and_player_numbers_import(store, tmp_path):
+    """BWS-shaped RoundData and PlayerNumbers read back into an event."""
+    from hub.store.exchange import import_player_numbers, import_round_data
+
+    eid = store.create_event(EVENT)
+    export_bws(store, eid, tmp_path / "bws")
+    other = store.create_event(EVENT.replace("tables = 5, boards_per_round = 3",
+                                             "tables = 5, boards_per_round = 2"))
+    assert import_round_data(store, other, tmp_path / "bws" / "RoundData.csv") == 45
+    assert store.movement(other, "A").rows == store.movement(eid, "A").rows
+    (tmp_path / "pn.csv").write_text("Section,Table,Direction,Number,Name\n"
+                                     "A,1,N,2001,Nils N\nA,1,E,2002,Eva E\n", "utf-8")
+    assert import_player_numbers(store, other, tmp_path / "pn.csv") == 2
+    seats = {r.ns_pair: "NS" for r in store.movement(other, "A").round_rows(1) if r.table == 1}
+    pairs = {c["number"]: c["players"] for c in store.contestants(other, "A")}
+    ns = next(iter(seats))
+    assert pairs[ns][0] == {"name": "Nils N", "number": "2001"}
+
+
+def test_hand_records_are_stored_with_the_event(store, tmp_path):
+    """Boards carry their deal when the session names a PBN file (parsed by endplay)."""
+    text = EVENT.replace('name = "Evening"', 'name = "Evening"\nhand_records = '
+                         '"realbridge_2021_online_qual_open_r2.pbn"')
+    eid = store.create_event(text, base_dir=Path(__file__).parent / "data")
+    assert store.hand_record(eid, 11) == (
+        "N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96")
+    assert store.hand_record(eid, 1) is None
+    bad = EVENT.replace('name = "Evening"', 'name = "Evening"\nhand_records = "nope.pbn"')
+    with pytest.raises(StoreError, match=r"sessions\[0\].hand_records: cannot read"):
+        store.create_event(bad, base_dir=tmp_path)

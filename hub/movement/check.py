@@ -38,6 +38,7 @@ class Balance:
 class CheckReport:
     errors: list[MovementError]
     balance: dict[str, Balance]
+    copies: int = 1
 
     @property
     def ok(self) -> bool:
@@ -207,11 +208,14 @@ def balance(movement: Movement, section: str) -> Balance:
 
 def check_movement(movement: Movement) -> CheckReport:
     errors = hard_errors(movement)
-    return CheckReport(errors, {s: balance(movement, s) for s in movement.sections})
+    return CheckReport(errors, {s: balance(movement, s) for s in movement.sections},
+                       movement.layout.copies)
 
 
 def format_report(report: CheckReport) -> str:
     lines = []
+    if report.copies > 1:
+        lines.append(f"board copies needed: {report.copies} of each board")
     for section, b in report.balance.items():
         unit = b.entrants[:-1]
         lines.append(f"section {section}: {b.pairs} {b.entrants}, {b.rounds} rounds, "

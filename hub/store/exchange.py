@@ -130,7 +130,7 @@ def import_received_data(store: Store, event_id: int, path: Path,
 
 
 _TABLES = (t.Event, t.SectionRow, t.MovementRowRecord, t.Contestant, t.ResultRecord,
-           t.AuditEntry, t.Device, t.TDCall, t.ClockEvent, t.PenaltyRecord)
+           t.AuditEntry, t.Device, t.TDCall, t.ClockEvent, t.PenaltyRecord, t.BoardRecord)
 
 
 def _jsonable(v: Any) -> Any:
@@ -179,3 +179,50 @@ def restore_json(store: Store, text: str) -> int:
     for letter in store.sections(new_id):  # the restored movements must read back
         store.movement(new_id, letter)
     return new_id
+
+
+def import_round_data(store: Store, event_id: int, path: Path, actor: str = "import") -> int:
+    """Replace each section's movement by a RoundData.csv (rows for every round); results
+    already stored are kept. Returns the rows read."""
+    from hub.movement.model import Movement, MovementRow
+
+    text = path.read_text(encoding="utf-8-sig")
+    rows: dict[str, list[MovementRow]] = {}
+    for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
+        try:
+            custom = (row.get("CustomBoards") or "").strip()
+            low, high = int(row["LowBoard"]), int(row["HighBoard"])
+            boards = (tuple(int(b) for b in custom.replace(";", ",").split(",") if b.strip())
+                      if custom else (tuple(range(low, high + 1)) if low else ()))
+            mr = MovementRow(row["Section"].strip(), int(row["Table"]), int(row["Round"]),
+                             int(row["NSPair"]), int(row["EWPair"]), boards)
+        except (KeyError, ValueError) as e:
+            raise StoreError(f"{path.name} line {n}: {e}") from None
+        rows.setdefault(mr.section, []).append(mr)
+    for section, section_rows in rows.items():
+        current = store.movement(event_id, section)
+        store.replace_movement_from_round(event_id, section, 1,
+                                          Movement(tuple(section_rows), current.layout), actor)
+    return sum(len(v) for v in rows.values())
+
+
+def import_player_numbers(store: Store, event_id: int, path: Path,
+                          actor: str = "import") -> int:
+    """Set players' member numbers and names from a PlayerNumbers.csv (seats of round 1)."""
+    text = path.read_text(encoding="utf-8-sig")
+    count = 0
+    for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
+        try:
+            section, table = row["Section"].strip(), int(row["Table"])
+            direction = row["Direction"].strip().upper()[:1]
+            seat_row = store.movement(event_id, section).row(section, table, 1)
+            if seat_row is None or direction not in "NESW":
+                raise ValueError(f"no seat {direction} at table {table} in round 1")
+            pair = seat_row.ns_pair if direction in "NS" else seat_row.ew_pair
+            index = 0 if direction in "NE" else 1
+            store.set_player(event_id, section, pair, index, name=row.get("Name") or None,
+                             number=row.get("Number") or None, actor=actor)
+            count += 1
+        except (KeyError, ValueError) as e:
+            raise StoreError(f"{path.name} line {n}: {e}") from None
+    return count

@@ -174,3 +174,15 @@ class PenaltyRecord(Base):
     decided_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
                                                            nullable=True)
     decided_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class BoardRecord(Base):
+    """A session's hand record: the deal of each board (PBN, from the event's file)."""
+
+    __tablename__ = "boards"
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    session: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    deal: Mapped[str] = mapped_column(String(80))
+    __table_args__ = (UniqueConstraint("event_id", "session", "number"),)

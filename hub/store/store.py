@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from hub.event_file import EventFile, parse_event
+from hub.hand_records import HandRecordError, read_hand_records
 from hub.movement.build import build_movement
 from hub.movement.check import check_movement
 from hub.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
@@ -158,6 +159,14 @@ class Store:
                     raise MovementError(f"section {section.letter}: {first.message}",
                                         first.row, first.rule)
                 movements.append((s_index, section.letter, movement))
+        deals: dict[int, dict[int, str]] = {}
+        for s_index, session in enumerate(event.sessions):
+            if session.hand_records:
+                try:
+                    deals[s_index] = read_hand_records((base_dir or Path(".")) /
+                                                       session.hand_records)
+                except HandRecordError as e:
+                    raise StoreError(f"sessions[{s_index}].hand_records: {e}") from None
         letters = [m[1] for m in movements]
         if len(letters) != len(set(letters)):
             raise StoreError("section letters must be unique across the event's sessions")
@@ -170,6 +179,9 @@ class Store:
                 db.add(t.SectionRow(event_id=ev.id, session=s_index, letter=letter,
                                     layout=layout_to_json(movement.layout)))
                 db.add_all(self._movement_records(ev.id, movement.rows))
+            for s_index, session_deals in deals.items():
+                db.add_all(t.BoardRecord(event_id=ev.id, session=s_index, number=n, deal=d)
+                           for n, d in sorted(session_deals.items()))
             for session in event.sessions:
                 for section in session.sections:
                     for pair in section.pairs:
@@ -259,6 +271,36 @@ class Store:
                                 detail={"section": section, "from_round": first_round}))
         self._movements[(event_id, section)] = changed
         return changed
+
+    def set_player(self, event_id: int, section: str, pair: int, index: int, *,
+                   name: str | None, number: str | None, actor: str = "TD") -> None:
+        """Set one player of a pair (index 0 or 1), creating the pair if needed. Audited."""
+        with Session(self.engine) as db, db.begin():
+            c = db.scalar(select(t.Contestant).where(
+                t.Contestant.event_id == event_id, t.Contestant.section == section,
+                t.Contestant.kind == "pair", t.Contestant.number == pair))
+            if c is None:
+                c = t.Contestant(event_id=event_id, section=section, kind="pair", number=pair,
+                                 name=None, not_competing=False, players=[])
+                db.add(c)
+            players = [dict(p) for p in (c.players or [])]
+            while len(players) <= index:
+                players.append({"name": ""})
+            if name is not None:
+                players[index]["name"] = name
+            if number is not None:
+                players[index]["number"] = number
+            c.players = players
+            db.add(t.AuditEntry(event_id=event_id, at=self.clock(), actor=actor,
+                                action="player_set", detail={"section": section,
+                                                             "pair": pair, "seat": index}))
+
+    def hand_record(self, event_id: int, board: int, session: int = 0) -> str | None:
+        """The deal of a board (PBN ``N:…``), if the event has hand records."""
+        with Session(self.engine) as db:
+            return db.scalar(select(t.BoardRecord.deal).where(
+                t.BoardRecord.event_id == event_id, t.BoardRecord.session == session,
+                t.BoardRecord.number == board))
 
     def contestants(self, event_id: int, section: str | None = None) -> list[dict[str, Any]]:
         with Session(self.engine) as db:
