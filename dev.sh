@@ -47,8 +47,12 @@ case "$cmd" in
         ensure_venv
         "$VENV/bin/python" bench/scoring.py "$@"
         ;;
+    bench-store)
+        ensure_venv
+        "$VENV/bin/python" bench/store.py "$@"
+        ;;
     *)
-        echo "usage: bash dev.sh demo|test|bench [args]" >&2
+        echo "usage: bash dev.sh demo|test|bench|bench-store [args]" >&2
         exit 2
         ;;
 esac
