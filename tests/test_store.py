@@ -297,3 +297,15 @@ def test_hand_records_are_stored_with_the_event(store, tmp_path):
     bad = EVENT.replace('name = "Evening"', 'name = "Evening"\nhand_records = "nope.pbn"')
     with pytest.raises(StoreError, match=r"sessions\[0\].hand_records: cannot read"):
         store.create_event(bad, base_dir=tmp_path)
+
+
+def test_a_bad_rekey_leaves_the_held_result_held(store):
+    """Accepting a held result is one transaction: a re-key outside the movement is refused
+    and the result stays held for the TD."""
+    eid = store.create_event(EVENT)
+    held = store.record(eid, [played("A", 1, 1, 5, 10, 1)], status="held")[0]
+    with pytest.raises(StoreError, match="board 6 is not played"):
+        store.decide_held(eid, held.id, True, "TD Anna", rekey={"board": 6})
+    assert [r.status for r in store.results(eid)] == ["held"]
+    assert store.decide_held(eid, held.id, False, "TD Anna") is None
+    assert [r.status for r in store.results(eid)] == ["rejected"]

@@ -313,16 +313,17 @@ class Store:
 
     # -- results ------------------------------------------------------------------------
     def record(self, event_id: int, entries: Sequence[ResultEntry],
-               status: str = "accepted") -> list[StoredResult]:
+               status: str = "accepted",
+               also: Callable[[Session], None] | None = None) -> list[StoredResult]:
         """Store results in one transaction (group commit); each gets the next revision of
         its key. A ``submission_key`` seen before returns the stored record, marked
-        ``duplicate``, and writes nothing."""
+        ``duplicate``, and writes nothing. ``also`` runs in the same transaction."""
         if status not in ("accepted", "held"):
             raise StoreError(f"status {status!r}: results are stored accepted or held")
         self._check_keys(event_id, entries, status)
         for attempt in range(5):
             try:
-                return self._record_once(event_id, entries, status)
+                return self._record_once(event_id, entries, status, also)
             except IntegrityError:
                 if attempt == 4:
                     raise
@@ -349,12 +350,14 @@ class Store:
         if problems:
             raise StoreError("; ".join(problems))
 
-    def _record_once(self, event_id: int, entries: Sequence[ResultEntry],
-                     status: str) -> list[StoredResult]:
+    def _record_once(self, event_id: int, entries: Sequence[ResultEntry], status: str,
+                     also: Callable[[Session], None] | None) -> list[StoredResult]:
         r = t.ResultRecord
         with Session(self.engine) as db, db.begin():
             if db.get(t.Event, event_id) is None:
                 raise StoreError(f"no event {event_id} in this store")
+            if also is not None:
+                also(db)
             keys = sorted({e.key for e in entries})
             if db.get_bind().dialect.name == "postgresql":
                 # hubs sharing a PostgreSQL event take turns per result key (sorted: no
@@ -407,24 +410,32 @@ class Store:
     def decide_held(self, event_id: int, result_id: int, accept: bool, actor: str,
                     rekey: dict[str, Any] | None = None) -> StoredResult | None:
         """The TD accepts a held result (as a new accepted revision, optionally re-keyed to
-        the real board, pairs or direction) or rejects it. Audited."""
-        with Session(self.engine) as db, db.begin():
+        the real board, pairs or direction) or rejects it. One transaction; audited."""
+        with Session(self.engine) as db:
             held = db.get(t.ResultRecord, result_id)
             if held is None or held.event_id != event_id or held.status != "held":
                 raise StoreError(f"result {result_id} is not a held result of event {event_id}")
-            held.status = "released" if accept else "rejected"
+            entry = _to_stored(held)
+
+        def release(db: Session) -> None:
+            row = db.get(t.ResultRecord, result_id, with_for_update=True)
+            if row is None or row.status != "held":
+                raise StoreError(f"result {result_id} was decided meanwhile")
+            row.status = "released" if accept else "rejected"
             db.add(t.AuditEntry(event_id=event_id, at=self.clock(), actor=actor,
                                 action="held_accepted" if accept else "held_rejected",
                                 detail={"result": result_id, "rekey": rekey or {}}))
-            entry = _to_stored(held)
+
         if not accept:
+            with Session(self.engine) as db, db.begin():
+                release(db)
             return None
         base = {n: getattr(entry, n) for n in _ENTRY_FIELDS}
         base.update(rekey or {})
         base["submission_key"] = None
         base["entered_by"] = actor
         base["note"] = f"accepted from held result {result_id}"
-        return self.record(event_id, [ResultEntry(**base)])[0]
+        return self.record(event_id, [ResultEntry(**base)], also=release)[0]
 
     def results(self, event_id: int, section: str | None = None) -> list[StoredResult]:
         """Every stored revision, oldest first."""
