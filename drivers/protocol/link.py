@@ -1,0 +1,293 @@
+"""The reliable link, sans I/O: sequence numbers, ACK/NAK, retransmission, duplicate and
+replay handling, epochs. Feed it bytes and the time; it returns events and bytes to send.
+
+One ``Link`` serves one serial or USB line; frames for many terminals share it, each
+terminal with its own sequence space in each direction (stop-and-wait per terminal).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from drivers.protocol.codec import MessageError
+from drivers.protocol.frame import BadFrame, Frame, FrameDecoder, FrameFault
+from drivers.protocol.messages import Ack, Hello, Message, Nak, NakCode, Outcome, decode_message
+
+RTO = 0.25
+MAX_RTO = 2.0
+MAX_TRIES = 8
+ANSWERS_KEPT = 8
+
+
+# -- events ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Received:
+    """A message for the application. If ``message.NEEDS_ACK`` the application answers it
+    with ``Link.ack`` (after doing what it asks, e.g. storing a result) or ``Link.nak``."""
+
+    terminal: int
+    epoch: int
+    seq: int
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class Acked:
+    terminal: int
+    message: Message
+    outcome: Outcome
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Nacked:
+    terminal: int
+    message: Message
+    code: NakCode | int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class GaveUp:
+    """No answer after every retry: the terminal (or the line) is presumed gone."""
+
+    terminal: int
+    message: Message
+    tries: int
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A frame the link itself refused (stale epoch, replay, bad payload); logged."""
+
+    terminal: int
+    epoch: int
+    seq: int
+    code: NakCode
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Garbage:
+    """Bytes dropped between delimiters (noise, truncation, CRC failure)."""
+
+    fault: FrameFault
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class PeerRestarted:
+    terminal: int
+    old_epoch: int
+    new_epoch: int
+
+
+Event = Received | Acked | Nacked | GaveUp | Refused | Garbage | PeerRestarted
+
+
+@dataclass
+class _Out:
+    next_seq: int = 1
+    queue: deque[Message] = field(default_factory=deque)
+    inflight: tuple[Message, bytes, int, int, float] | None = None  # msg, wire, seq, tries, due
+
+
+@dataclass
+class _In:
+    epoch: int
+    last: int
+    answers: dict[int, bytes] = field(default_factory=dict)
+
+
+class Link:
+    """One end of a line. ``epoch`` is this end's epoch for frames it sends (per terminal
+    address when a simulator plays many terminals: ``set_epoch``)."""
+
+    def __init__(self, clock: Callable[[], float], epoch: int, *, rto: float = RTO,
+                 max_rto: float = MAX_RTO, max_tries: int = MAX_TRIES) -> None:
+        self.clock = clock
+        self.default_epoch = epoch
+        self.rto, self.max_rto, self.max_tries = rto, max_rto, max_tries
+        self._epochs: dict[int, int] = {}
+        self._out: dict[int, _Out] = {}
+        self._in: dict[int, _In] = {}
+        self._decoder = FrameDecoder()
+        self._outbox = bytearray()
+        self.stats = {"frames_in": 0, "frames_out": 0, "retransmits": 0, "duplicates": 0,
+                      "garbage": 0, "refused": 0}
+
+    # -- sending ----------------------------------------------------------------------------
+    def epoch(self, terminal: int) -> int:
+        return self._epochs.get(terminal, self.default_epoch)
+
+    def set_epoch(self, terminal: int, epoch: int) -> None:
+        """Start a new epoch for frames to/for ``terminal`` (a reboot): sequence numbers
+        restart at 1 and anything unsent is forgotten, as a rebooted device forgets it."""
+        self._epochs[terminal] = epoch
+        self._out[terminal] = _Out()
+
+    def send(self, terminal: int, message: Message) -> None:
+        """Queue a message; those that need an ACK go one at a time per terminal."""
+        if not message.NEEDS_ACK:
+            self._emit(Frame(terminal, self.epoch(terminal), 0, message.TYPE, message.payload()))
+            return
+        out = self._out.setdefault(terminal, _Out())
+        out.queue.append(message)
+        self._pump(terminal, out)
+
+    def pending(self, terminal: int) -> int:
+        out = self._out.get(terminal)
+        if out is None:
+            return 0
+        return len(out.queue) + (1 if out.inflight else 0)
+
+    def _pump(self, terminal: int, out: _Out) -> None:
+        if out.inflight is not None or not out.queue:
+            return
+        msg = out.queue.popleft()
+        seq = out.next_seq
+        out.next_seq = seq + 1 if seq < 0xFFFFFFFF else 1
+        wire = Frame(terminal, self.epoch(terminal), seq, msg.TYPE, msg.payload()).encode()
+        out.inflight = (msg, wire, seq, 1, self.clock() + self.rto)
+        self._outbox += wire
+        self.stats["frames_out"] += 1
+
+    def _emit(self, frame: Frame) -> bytes:
+        wire = frame.encode()
+        self._outbox += wire
+        self.stats["frames_out"] += 1
+        return wire
+
+    def data_to_send(self) -> bytes:
+        data = bytes(self._outbox)
+        self._outbox.clear()
+        return data
+
+    # -- answering --------------------------------------------------------------------------
+    def ack(self, rx: Received, outcome: Outcome = Outcome.OK, text: str = "") -> None:
+        self._answer(rx, Ack(rx.epoch, rx.seq, int(outcome), text))
+
+    def nak(self, rx: Received, code: NakCode, text: str = "") -> None:
+        self._answer(rx, Nak(rx.epoch, rx.seq, int(code), text))
+
+    def _answer(self, rx: Received, answer: Ack | Nak) -> None:
+        wire = self._emit(Frame(rx.terminal, self.epoch(rx.terminal), 0, answer.TYPE,
+                                answer.payload()))
+        st = self._in.get(rx.terminal)
+        if st is not None and st.epoch == rx.epoch:
+            st.answers[rx.seq] = wire
+            while len(st.answers) > ANSWERS_KEPT:
+                del st.answers[min(st.answers)]
+
+    def _refuse(self, frame: Frame, code: NakCode, reason: str, events: list[Event]) -> None:
+        self.stats["refused"] += 1
+        events.append(Refused(frame.terminal, frame.epoch, frame.seq, code, reason))
+        if frame.seq:
+            self._emit(Frame(frame.terminal, self.epoch(frame.terminal), 0, Nak.TYPE,
+                             Nak(frame.epoch, frame.seq, int(code), reason).payload()))
+
+    # -- receiving --------------------------------------------------------------------------
+    def feed(self, data: bytes) -> list[Event]:
+        events: list[Event] = []
+        for item in self._decoder.feed(data):
+            if isinstance(item, BadFrame):
+                self.stats["garbage"] += 1
+                events.append(Garbage(item.fault, item.size))
+                continue
+            self.stats["frames_in"] += 1
+            self._on_frame(item, events)
+        return events
+
+    def _on_frame(self, frame: Frame, events: list[Event]) -> None:
+        try:
+            msg = decode_message(frame.type, frame.payload)
+        except MessageError as e:
+            code = NakCode.UNKNOWN_TYPE if e.field == "type" else NakCode.BAD_PAYLOAD
+            self._refuse(frame, code, str(e), events)
+            return
+        if isinstance(msg, Ack | Nak):
+            self._on_answer(frame.terminal, msg, events)
+            return
+        st = self._in.get(frame.terminal)
+        if frame.seq == 0:  # unsequenced: status, heartbeat, clock
+            if st is None or frame.epoch >= st.epoch:
+                events.append(Received(frame.terminal, frame.epoch, 0, msg))
+            return
+        if st is None:
+            st = self._in[frame.terminal] = _In(frame.epoch, frame.seq - 1)
+        elif frame.epoch < st.epoch:
+            self._refuse(frame, NakCode.STALE_EPOCH, f"epoch {frame.epoch} is older than "
+                         f"{st.epoch}", events)
+            return
+        elif frame.epoch > st.epoch:
+            if not (isinstance(msg, Hello) or frame.seq == 1):
+                self._refuse(frame, NakCode.UNKNOWN_EPOCH, f"epoch {frame.epoch} must start "
+                             "with HELLO or sequence 1", events)
+                return
+            events.append(PeerRestarted(frame.terminal, st.epoch, frame.epoch))
+            st = self._in[frame.terminal] = _In(frame.epoch, frame.seq - 1)
+        if frame.seq == st.last:
+            self.stats["duplicates"] += 1
+            answer = st.answers.get(frame.seq)
+            if answer is not None:
+                self._outbox += answer
+            return
+        if frame.seq < st.last:
+            self._refuse(frame, NakCode.REPLAY, f"sequence {frame.seq} was already used "
+                         f"(last {st.last})", events)
+            return
+        st.last = frame.seq
+        events.append(Received(frame.terminal, frame.epoch, frame.seq, msg))
+
+    def _on_answer(self, terminal: int, answer: Ack | Nak, events: list[Event]) -> None:
+        out = self._out.get(terminal)
+        if out is None or out.inflight is None:
+            return
+        msg, _, seq, _, _ = out.inflight
+        if (answer.acked_epoch, answer.acked_seq) != (self.epoch(terminal), seq):
+            return  # a late answer to an earlier try
+        out.inflight = None
+        if isinstance(answer, Ack):
+            try:
+                outcome = Outcome(answer.outcome)
+            except ValueError:
+                outcome = Outcome.OK
+            events.append(Acked(terminal, msg, outcome, answer.text))
+        else:
+            try:
+                code: NakCode | int = NakCode(answer.code)
+            except ValueError:
+                code = answer.code
+            events.append(Nacked(terminal, msg, code, answer.text))
+        self._pump(terminal, out)
+
+    # -- time -------------------------------------------------------------------------------
+    def poll(self) -> list[Event]:
+        """Retransmit what is due; give up after ``max_tries``."""
+        now = self.clock()
+        events: list[Event] = []
+        for terminal, out in self._out.items():
+            if out.inflight is None or now < out.inflight[4]:
+                continue
+            msg, wire, seq, tries, _ = out.inflight
+            if tries >= self.max_tries:
+                out.inflight = None
+                events.append(GaveUp(terminal, msg, tries))
+                self._pump(terminal, out)
+                continue
+            wait = min(self.rto * (2 ** tries), self.max_rto)
+            out.inflight = (msg, wire, seq, tries + 1, now + wait)
+            self._outbox += wire
+            self.stats["retransmits"] += 1
+        return events
+
+    def next_deadline(self) -> float | None:
+        dues = [o.inflight[4] for o in self._out.values() if o.inflight is not None]
+        return min(dues) if dues else None
+
+    def forget(self, terminal: int) -> None:
+        """Drop what is known of a terminal (it left); its next frame starts afresh."""
+        self._in.pop(terminal, None)
+        self._out.pop(terminal, None)
