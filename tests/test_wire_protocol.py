@@ -1,0 +1,309 @@
+"""BHWP/1: frames, messages and the reliable link (docs/protocol.md).
+
+Corruption model (decisions D7): frames carry a CRC-32C, so every corruption confined to a
+burst of up to 32 bits is detected; for arbitrary random corruption the tests assert that
+no exception escapes and that nothing but the original frame (or nothing) is delivered.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import crc32c
+import pytest
+from cobs import cobs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from wire_strategies import for_record, random_message
+
+from drivers.protocol.codec import MessageError
+from drivers.protocol.frame import BadFrame, Frame, FrameDecoder, FrameFault, unpack
+from drivers.protocol.link import (
+    Acked,
+    Garbage,
+    GaveUp,
+    Link,
+    Nacked,
+    PeerRestarted,
+    Received,
+    Refused,
+)
+from drivers.protocol.messages import (
+    REGISTRY,
+    Hello,
+    NakCode,
+    Outcome,
+    Result,
+    decode_message,
+)
+
+ALL_TYPES = sorted(REGISTRY)
+
+
+def test_crc32c_check_value():
+    """The catalogue check value of CRC-32C (Castagnoli) for "123456789"."""
+    assert crc32c.crc32c(b"123456789") == 0xE3069283
+
+
+@pytest.mark.parametrize("code", ALL_TYPES, ids=lambda c: REGISTRY[c].__name__)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_every_message_type_round_trips(code, data):
+    cls = REGISTRY[code]
+    msg = data.draw(for_record(cls))
+    frame = Frame(data.draw(st.integers(0, 0xFFFF)), data.draw(st.integers(0, 2**32 - 1)),
+                  data.draw(st.integers(0, 2**32 - 1)), cls.TYPE, msg.payload())
+    (got,) = FrameDecoder().feed(frame.encode())
+    assert got == frame
+    assert decode_message(got.type, got.payload) == msg
+
+
+def test_frames_never_contain_the_delimiter_inside():
+    frame = Frame(1, 2, 3, Result.TYPE, bytes(range(256)) * 2)
+    wire = frame.encode()
+    assert wire.count(0) == 1 and wire.endswith(b"\x00")
+
+
+@settings(max_examples=300, deadline=None)
+@given(payload=st.binary(max_size=200), start=st.integers(0, 10_000),
+       burst=st.integers(1, 32), pattern=st.integers(1, 2**32 - 1))
+def test_d7_every_burst_of_up_to_32_bits_is_detected(payload, start, burst, pattern):
+    """A burst error of ≤ 32 bits anywhere in the packed frame never passes the CRC."""
+    raw = bytearray(Frame(5, 9, 4, Result.TYPE, payload).pack())
+    nbits = len(raw) * 8
+    first = start % (nbits - burst + 1)
+    bits = (pattern & ((1 << burst) - 1)) | 1 | (1 << (burst - 1))  # burst spans `burst` bits
+    for k in range(burst):
+        if bits >> k & 1:
+            pos = first + k
+            raw[pos // 8] ^= 0x80 >> (pos % 8)
+    assert isinstance(unpack(bytes(raw)), BadFrame)
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.data())
+def test_random_corruption_never_yields_a_wrong_frame(data):
+    """Flipped bits, dropped, inserted and truncated bytes: the decoder yields the original
+    frame or faults, never another frame, and never raises."""
+    frame = Frame(data.draw(st.integers(0, 300)), 7, data.draw(st.integers(1, 1000)),
+                  Result.TYPE, data.draw(st.binary(max_size=120)))
+    wire = bytearray(frame.encode())
+    for _ in range(data.draw(st.integers(1, 4))):
+        op = data.draw(st.sampled_from(["flip", "drop", "insert", "truncate"]))
+        if not wire:
+            break
+        i = data.draw(st.integers(0, len(wire) - 1))
+        if op == "flip":
+            wire[i] ^= 1 << data.draw(st.integers(0, 7))
+        elif op == "drop":
+            del wire[i]
+        elif op == "insert":
+            wire.insert(i, data.draw(st.integers(0, 255)))
+        else:
+            del wire[i:]
+    out = FrameDecoder().feed(bytes(wire))
+    assert all(isinstance(x, BadFrame) or x == frame for x in out)
+
+
+@given(garbage=st.binary(max_size=300))
+def test_the_decoder_resynchronises_after_garbage(garbage):
+    frame = Frame(3, 1, 1, Hello.TYPE, Hello(1, "BM-7").payload())
+    out = FrameDecoder().feed(garbage + b"\x00" + frame.encode())
+    assert out[-1] == frame
+
+
+def test_a_frame_split_across_reads_is_reassembled():
+    wire = Frame(3, 1, 1, Hello.TYPE, Hello(1, "BM-7").payload()).encode()
+    dec = FrameDecoder()
+    got = []
+    for b in wire:
+        got += dec.feed(bytes([b]))
+    assert len(got) == 1 and isinstance(got[0], Frame)
+
+
+def test_oversize_garbage_is_dropped_without_growing_forever():
+    dec = FrameDecoder()
+    out = dec.feed(b"\x55" * 20_000)
+    assert out and out[0].fault is FrameFault.OVERSIZE
+
+
+@pytest.mark.parametrize(("payload", "field"), [
+    (b"\x01", "section"),
+    (Result("A", 1, 1, 1, 1, 2, "4S", 0, "", 10, 0, 1).payload() + b"\x00", "payload"),
+    (b"\x02\xff\xfe" + bytes(40), "section"),
+])
+def test_bad_payloads_name_the_field(payload, field):
+    with pytest.raises(MessageError) as e:
+        decode_message(Result.TYPE, payload)
+    assert e.value.field == field
+
+
+def test_unknown_message_type():
+    with pytest.raises(MessageError, match="unknown message type 0x7F"):
+        decode_message(0x7F, b"")
+
+
+def test_encoding_refuses_out_of_range_values():
+    with pytest.raises(MessageError, match="table: 70000 is not a u16"):
+        Result("A", 70000, 1, 1, 1, 2, "4S", 0, "", 10, 0, 1).payload()
+    with pytest.raises(MessageError, match="longer than 255"):
+        Hello(1, "x" * 300).payload()
+
+
+# -- the link -------------------------------------------------------------------------------
+class Wire:
+    """Two links joined back to back, with an injected clock."""
+
+    def __init__(self):
+        self.now = 0.0
+        self.hub = Link(lambda: self.now, epoch=100)
+        self.term = Link(lambda: self.now, epoch=1)
+
+    def to_hub(self, transform=lambda b: b):
+        return self.hub.feed(transform(self.term.data_to_send()))
+
+    def to_term(self, transform=lambda b: b):
+        return self.term.feed(transform(self.hub.data_to_send()))
+
+
+RES = Result("A", 3, 2, 7, 5, 12, "4SX", 0, "HA", 10, 0, 1)
+
+
+def test_ack_only_after_the_application_answers():
+    w = Wire()
+    w.term.send(3, RES)
+    (rx,) = w.to_hub()
+    assert isinstance(rx, Received) and rx.message == RES
+    assert w.to_term() == []  # nothing yet: the hub stores first
+    w.hub.ack(rx, Outcome.ACCEPTED)
+    (ev,) = w.to_term()
+    assert isinstance(ev, Acked) and ev.outcome is Outcome.ACCEPTED
+
+
+def test_retransmission_and_duplicate_re_ack_without_redelivery():
+    w = Wire()
+    w.term.send(3, RES)
+    w.term.data_to_send()  # the first try is lost
+    w.now = 0.3
+    assert w.term.poll() == []
+    (rx,) = w.to_hub()
+    w.hub.ack(rx, Outcome.ACCEPTED)
+    w.hub.data_to_send()  # the ACK is lost
+    w.now = 1.0
+    w.term.poll()
+    assert w.to_hub() == []  # a duplicate: not delivered again ...
+    (ev,) = w.to_term()  # ... but re-ACKed with the stored answer
+    assert isinstance(ev, Acked) and ev.outcome is Outcome.ACCEPTED
+    assert w.hub.stats["duplicates"] == 1
+
+
+def test_backoff_then_give_up():
+    w = Wire()
+    w.term.send(3, RES)
+    times = []
+    for step in range(400):
+        w.now = step * 0.05
+        before = w.term.stats["retransmits"]
+        events = w.term.poll()
+        if w.term.stats["retransmits"] > before:
+            times.append(round(w.now, 2))
+        w.term.data_to_send()
+        if any(isinstance(e, GaveUp) for e in events):
+            break
+    gaps = [round(b - a, 2) for a, b in itertools.pairwise(times)]
+    assert gaps[:3] == [0.5, 1.0, 2.0] and max(gaps) <= 2.05
+    assert isinstance(events[-1], GaveUp) and events[-1].tries == 8
+
+
+def test_refusal_is_final_and_carries_the_reason():
+    w = Wire()
+    w.term.send(3, RES)
+    (rx,) = w.to_hub()
+    w.hub.nak(rx, NakCode.INVALID_RESULT, "+3 is impossible for 5H: at most +2")
+    (ev,) = w.to_term()
+    assert isinstance(ev, Nacked) and ev.code is NakCode.INVALID_RESULT
+    assert ev.text == "+3 is impossible for 5H: at most +2"
+    assert w.term.pending(3) == 0
+
+
+def test_a_rebooted_terminal_starts_a_new_epoch_and_old_frames_are_refused():
+    w = Wire()
+    w.term.send(3, Hello(1, "BM-3"))
+    (rx,) = w.to_hub()
+    w.hub.ack(rx)
+    w.to_term()
+    w.term.send(3, RES)
+    old_frame = w.term.data_to_send()
+    (rx,) = w.hub.feed(old_frame)
+    w.hub.ack(rx)
+    w.to_term()
+    w.term.set_epoch(3, 2)  # reboot: sequence numbers restart
+    w.term.send(3, Hello(1, "BM-3"))
+    events = w.to_hub()
+    assert isinstance(events[0], PeerRestarted) and events[0].new_epoch == 2
+    assert isinstance(events[1], Received) and events[1].seq == 1
+    stale = w.hub.feed(old_frame)  # a replay of the previous epoch
+    assert isinstance(stale[0], Refused) and stale[0].code is NakCode.STALE_EPOCH
+
+
+def test_a_replayed_sequence_number_is_refused():
+    w = Wire()
+    frames = []
+    for _ in range(3):
+        w.term.send(3, RES)
+        frames.append(w.term.data_to_send())
+        (rx,) = w.hub.feed(frames[-1])
+        w.hub.ack(rx)
+        w.to_term()
+    (ev,) = w.hub.feed(frames[0])
+    assert isinstance(ev, Refused) and ev.code is NakCode.REPLAY
+
+
+def test_many_terminals_share_one_line():
+    w = Wire()
+    for t in range(1, 21):
+        w.term.set_epoch(t, 50 + t)
+        w.term.send(t, RES)
+    rxs = w.to_hub()
+    assert sorted(r.terminal for r in rxs) == list(range(1, 21))
+    for r in rxs:
+        w.hub.ack(r, Outcome.ACCEPTED)
+    assert len([e for e in w.to_term() if isinstance(e, Acked)]) == 20
+
+
+def test_garbage_on_the_line_is_reported_not_raised():
+    w = Wire()
+    events = w.hub.feed(b"\x13\x37noise\x00")
+    assert isinstance(events[0], Garbage)
+
+
+def test_fuzz_100k_random_and_mutated_frames_never_escape():
+    """100,000 random and mutated frames into a link: no exception, only known events."""
+    rng = random.Random(2026)
+    hub = Link(lambda: 0.0, epoch=9)
+    seeds = [Frame(rng.randrange(4), rng.randrange(3), rng.randrange(5), code,
+                   random_message(REGISTRY[code], rng).payload()).encode()
+             for code in ALL_TYPES for _ in range(4)]
+    kinds = (Received, Garbage, Refused, PeerRestarted, Acked, Nacked)
+    for i in range(100_000):
+        wire = bytearray(rng.choice(seeds))
+        mode = i % 4
+        if mode == 0:
+            wire = bytearray(rng.randbytes(rng.randrange(1, 60))) + b"\x00"
+        elif mode == 1:
+            for _ in range(rng.randrange(1, 4)):
+                wire[rng.randrange(len(wire))] ^= 1 << rng.randrange(8)
+        elif mode == 2:
+            del wire[rng.randrange(len(wire)):]
+            wire += b"\x00"
+        else:  # a valid frame with a random type byte and a recomputed CRC: semantic fuzz
+            raw = bytearray(Frame(1, 9, rng.randrange(1, 9), rng.randrange(256),
+                                  rng.randbytes(rng.randrange(0, 40))).pack())
+            wire = bytearray(cobs.encode(bytes(raw)) + b"\x00")
+        for ev in hub.feed(bytes(wire)):
+            assert isinstance(ev, kinds)
+            if isinstance(ev, Received) and ev.message.NEEDS_ACK:
+                hub.ack(ev)
+        hub.data_to_send()
+
