@@ -307,3 +307,13 @@ def test_fuzz_100k_random_and_mutated_frames_never_escape():
                 hub.ack(ev)
         hub.data_to_send()
 
+
+
+def test_the_specification_lists_every_message_as_the_code_defines_it():
+    """docs/protocol.md holds the generated message reference verbatim."""
+    from pathlib import Path
+
+    from drivers.protocol.spec import generated
+
+    doc = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text("utf-8")
+    assert generated() in doc, "run: python -m drivers.protocol.spec, paste into docs"
