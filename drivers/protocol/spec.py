@@ -47,7 +47,7 @@ def generated() -> str:
             out += [" ".join(x.strip() for x in doc), ""]
         out += _table(cls)
     for rec in (TravellerEntry, RankLine, Setting):
-        out += ["", f"#### Record {rec.__name__} (inside lists)", ""] + _table(rec)
+        out += ["", f"#### Record {rec.__name__} (inside lists)", "", *_table(rec)]
     out += ["", "### ACK outcomes", ""] + [f"- {o.value}: {o.name.lower()}" for o in Outcome]
     out += ["", "### NAK codes", ""] + [f"- {c.value}: {c.name.lower()}" for c in NakCode]
     out += ["", "### Worked examples", ""]

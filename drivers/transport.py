@@ -1,0 +1,80 @@
+"""Transports: one byte-stream interface, with a backend per kind of line.
+
+``open_transport(url)`` takes any pyserial URL (``/dev/bridgehub/base-1``, a pty path,
+``socket://host:port``) or a USB selector ``usb:VID:PID[:SERIAL]`` (decisions D8).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Protocol
+
+import serial
+import serial_asyncio_fast
+
+
+class LineError(ConnectionError):
+    """The line is gone (unplugged, closed, refused); the caller reconnects."""
+
+
+class Transport(Protocol):
+    url: str
+
+    async def read(self) -> bytes:
+        """Some bytes (at least one); raises LineError when the line is gone."""
+        ...
+
+    async def write(self, data: bytes) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class SerialTransport:
+    """pyserial through pyserial-asyncio-fast: real ports, pseudo-terminals, socket://."""
+
+    def __init__(self, url: str, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter) -> None:
+        self.url = url
+        self._reader = reader
+        self._writer = writer
+
+    @classmethod
+    async def open(cls, url: str, baudrate: int = 115200) -> SerialTransport:
+        try:
+            reader, writer = await serial_asyncio_fast.open_serial_connection(
+                url=url, baudrate=baudrate)
+        except (serial.SerialException, OSError, ValueError) as e:
+            raise LineError(f"cannot open {url}: {e}") from None
+        return cls(url, reader, writer)
+
+    async def read(self) -> bytes:
+        try:
+            data = await self._reader.read(4096)
+        except (serial.SerialException, OSError) as e:
+            raise LineError(f"{self.url}: {e}") from None
+        if not data:
+            raise LineError(f"{self.url}: the line closed")
+        return data
+
+    async def write(self, data: bytes) -> None:
+        if self._writer.is_closing():
+            raise LineError(f"{self.url}: the line closed")
+        try:
+            self._writer.write(data)
+            await self._writer.drain()
+        except (serial.SerialException, OSError, ConnectionError) as e:
+            raise LineError(f"{self.url}: {e}") from None
+
+    async def close(self) -> None:
+        self._writer.close()
+        with contextlib.suppress(serial.SerialException, OSError, ConnectionError):
+            await self._writer.wait_closed()
+
+
+async def open_transport(url: str, baudrate: int = 115200) -> Transport:
+    if url.startswith("usb:"):
+        from drivers.usb import UsbTransport
+
+        return await UsbTransport.open(url)
+    return await SerialTransport.open(url, baudrate)

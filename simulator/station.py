@@ -1,0 +1,160 @@
+"""A virtual base station with N virtual terminals on one line, speaking BHWP/1 exactly as
+hardware would (the same link code as the hub's driver), with faults and unplugging."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from collections.abc import Callable
+
+from drivers.protocol.link import Acked, GaveUp, Link, Nacked, Received
+from drivers.protocol.messages import (
+    DeviceKind,
+    Heartbeat,
+    Hello,
+    Message,
+    StationStatus,
+    TerminalJoined,
+)
+from simulator.faults import Faults
+from simulator.line import PtyLine
+from simulator.terminal import VirtualTerminal
+
+
+class VirtualBaseStation:
+    def __init__(self, line: PtyLine, *, serial: str = "BS-0001",
+                 clock: Callable[[], float] = time.monotonic, epoch: int | None = None,
+                 faults: Faults | None = None, heartbeat_s: float = 5.0) -> None:
+        self.line = line
+        self.serial = serial
+        self.clock = clock
+        self.link = Link(clock, epoch if epoch is not None else int(time.time()))
+        self.faults = faults or Faults()
+        self.heartbeat_s = heartbeat_s
+        self.terminals: dict[int, VirtualTerminal] = {}
+        self._inbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._reading: int | None = None
+        self._started = self.clock()
+        self._pending_out = bytearray()
+
+    def add_terminal(self, terminal: VirtualTerminal) -> None:
+        terminal.station = self
+        self.terminals[terminal.address] = terminal
+
+    def send(self, address: int, message: Message) -> None:
+        self.link.send(address, message)
+        self.wake()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    # -- the line ---------------------------------------------------------------------------
+    def _attach(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.line.master is not None:
+            self._reading = self.line.master
+            loop.add_reader(self.line.master, self._readable)
+
+    def _detach(self) -> None:
+        if self._reading is not None:
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(self._reading)
+            self._reading = None
+
+    def _readable(self) -> None:
+        if self.line.master is None:
+            return
+        try:
+            data = os.read(self.line.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: the hub side is not open (yet)
+            return
+        if data:
+            self._inbox.put_nowait(data)
+
+    def unplug(self) -> None:
+        self._detach()
+        self.line.unplug()
+        self._pending_out.clear()
+
+    def replug(self) -> None:
+        self.line.plug()
+        self._attach()
+        self.send(0, StationStatus(len(self.terminals), 11, self._uptime()))
+
+    def _uptime(self) -> int:
+        return int((self.clock() - self._started) * 1000) & 0xFFFFFFFF
+
+    async def _write(self, data: bytes) -> None:
+        data, wait = self.faults.apply(data)
+        if wait:
+            await asyncio.sleep(wait)
+        self._pending_out += data
+        while self._pending_out and self.line.master is not None:
+            try:
+                n = os.write(self.line.master, self._pending_out)
+            except BlockingIOError:
+                await asyncio.sleep(0.001)
+                continue
+            except OSError:
+                self._pending_out.clear()
+                return
+            del self._pending_out[:n]
+
+    # -- running ----------------------------------------------------------------------------
+    def start(self) -> None:
+        self._attach()
+        self.link.set_epoch(0, self.link.default_epoch)
+        self.send(0, Hello(int(DeviceKind.BASE_STATION), self.serial, "sim-1"))
+        for t in self.terminals.values():
+            t.boot()  # the terminal's epoch first: every frame for its address carries it
+            self.send(t.address, TerminalJoined(t.serial))
+            t.start()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=self.serial)
+
+    async def stop(self) -> None:
+        for t in self.terminals.values():
+            await t.stop()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self._detach()
+
+    async def _run(self) -> None:
+        next_beat = self.clock() + self.heartbeat_s
+        while True:
+            if self.line.plugged:
+                await self._write(self.link.data_to_send())
+            else:
+                self.link.data_to_send()  # nothing reaches a hub while unplugged
+            due = self.link.next_deadline()
+            wait = min(x for x in (due, next_beat) if x is not None) - self.clock()
+            getter = asyncio.ensure_future(self._inbox.get())
+            waker = asyncio.ensure_future(self._wake.wait())
+            done, _ = await asyncio.wait({getter, waker}, timeout=max(0.0, wait),
+                                         return_when=asyncio.FIRST_COMPLETED)
+            waker.cancel()
+            self._wake.clear()
+            if getter in done:
+                self._dispatch(self.link.feed(getter.result()))
+            else:
+                getter.cancel()
+            self._dispatch(self.link.poll())
+            if self.clock() >= next_beat:
+                self.link.send(0, Heartbeat(self._uptime()))
+                next_beat = self.clock() + self.heartbeat_s
+
+    def _dispatch(self, events: list) -> None:
+        for ev in events:
+            if isinstance(ev, Received | Acked | Nacked | GaveUp):
+                terminal = self.terminals.get(ev.terminal)
+                if terminal is not None:
+                    terminal.on_event(ev)
+                elif isinstance(ev, Received) and ev.message.NEEDS_ACK:
+                    self.link.ack(ev)  # messages for the station itself

@@ -1,0 +1,158 @@
+"""A virtual table terminal: logs on, takes its assignment, enters the bots' results,
+keeps every unacknowledged result until the hub acknowledges it, shows what the hub says."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from drivers.protocol.link import Acked, GaveUp, Nacked, Received
+from drivers.protocol.messages import (
+    Assignment,
+    BoardStarted,
+    DeviceKind,
+    Hello,
+    Logon,
+    Message,
+    NakCode,
+    Outcome,
+    Result,
+    RoundStarted,
+    TDCall,
+    Verify,
+)
+from simulator.bots import PlayerBot
+
+if TYPE_CHECKING:
+    from simulator.station import VirtualBaseStation
+
+ResultKey = tuple[str, int, int, int, int]
+
+
+@dataclass
+class TerminalLog:
+    """What happened at the table, for tests and for the simulator's report."""
+
+    shown: list[str] = field(default_factory=list)
+    accepted: list[Result] = field(default_factory=list)
+    held: list[Result] = field(default_factory=list)
+    refused: list[tuple[Message, NakCode | int, str]] = field(default_factory=list)
+    received: list[Message] = field(default_factory=list)
+    gave_up: int = 0
+
+
+class VirtualTerminal:
+    def __init__(self, address: int, serial: str, section: str, table: int, bot: PlayerBot,
+                 *, speed: float = 1.0, now_ms: Callable[[], int] | None = None) -> None:
+        self.address = address
+        self.serial = serial
+        self.section = section
+        self.table = table
+        self.bot = bot
+        self.speed = speed
+        self.now_ms = now_ms or (lambda: int(time.time() * 1000))
+        self.epoch = 0
+        self.station: VirtualBaseStation | None = None
+        self.assignment: Assignment | None = None
+        self.unacked: dict[ResultKey, Result] = {}
+        self.log = TerminalLog()
+        self._assigned = asyncio.Event()
+        self.round_done = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    # -- power --------------------------------------------------------------------------------
+    def boot(self) -> None:
+        """Power on (or reboot): a new epoch, HELLO, LOGON, then everything not yet
+        acknowledged again (results survive a reboot in the terminal's memory)."""
+        assert self.station is not None
+        self.epoch += 1
+        self.station.link.set_epoch(self.address, self.epoch)
+        self.send(Hello(int(DeviceKind.TERMINAL), self.serial, "sim-1"))
+        self.send(Logon(self.serial, self.section, self.table, "sim-1"))
+        for result in list(self.unacked.values()):
+            self.send(result)
+
+    def send(self, message: Message) -> None:
+        assert self.station is not None
+        self.station.send(self.address, message)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self.play(),
+                                                            name=f"terminal {self.serial}")
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    # -- the table's play -----------------------------------------------------------------------
+    async def play(self) -> None:
+        while True:
+            await self._assigned.wait()
+            self._assigned.clear()
+            a = self.assignment
+            assert a is not None
+            self.round_done.clear()
+            self.send(RoundStarted(a.section, a.table, a.round, self.now_ms()))
+            for board in a.boards:
+                self.send(BoardStarted(a.section, a.table, a.round, board, self.now_ms()))
+                await asyncio.sleep(self.bot.board_minutes() * 60 / self.speed)
+                entry = self.bot.play(board)
+                keyed = board
+                if self.bot.wrong_board(board):
+                    keyed = board + 100  # a slip of the finger: held by the hub
+                self.enter(a, keyed, entry.contract, entry.declarer, entry.lead, entry.tricks)
+                if self.bot.corrects():
+                    fix = self.bot.play(board)
+                    self.enter(a, keyed, fix.contract, fix.declarer, fix.lead, fix.tricks,
+                               revision=2)
+                if self.bot.calls_td():
+                    self.send(TDCall(a.section, a.table, a.round, 0, "director please"))
+            self.round_done.set()
+
+    def enter(self, a: Assignment, board: int, contract: str, declarer: int, lead: str,
+              tricks: int, revision: int = 1) -> Result:
+        result = Result(a.section, a.table, a.round, board, a.ns_pair, a.ew_pair, contract,
+                        declarer, lead, tricks, self.now_ms(), revision)
+        self.unacked[(a.section, a.table, a.round, board, revision)] = result
+        self.send(result)
+        self.send(Verify(a.section, a.table, a.round, board, 1))
+        return result
+
+    # -- what the hub says -------------------------------------------------------------------
+    def on_event(self, ev: Received | Acked | Nacked | GaveUp) -> None:
+        assert self.station is not None
+        if isinstance(ev, Received):
+            msg = ev.message
+            self.log.received.append(msg)
+            if isinstance(msg, Assignment):
+                self.assignment = msg
+                self.log.shown.append(f"table {msg.table} round {msg.round}: "
+                                      f"NS {msg.ns_pair} EW {msg.ew_pair}")
+                self._assigned.set()
+            if msg.NEEDS_ACK:
+                self.station.link.ack(ev)
+                self.station.wake()
+        elif isinstance(ev, Acked):
+            if isinstance(ev.message, Result):
+                r = ev.message
+                self.unacked.pop((r.section, r.table, r.round, r.board, r.revision), None)
+                (self.log.held if ev.outcome is Outcome.HELD else self.log.accepted).append(r)
+                if ev.text:
+                    self.log.shown.append(ev.text)
+        elif isinstance(ev, Nacked):
+            self.log.refused.append((ev.message, ev.code, ev.text))
+            self.log.shown.append(ev.text)
+            if isinstance(ev.message, Result) and ev.code >= 16:
+                r = ev.message
+                self.unacked.pop((r.section, r.table, r.round, r.board, r.revision), None)
+        elif isinstance(ev, GaveUp):
+            self.log.gave_up += 1
+            if isinstance(ev.message, Result | Logon | Hello):
+                asyncio.get_running_loop().call_later(1.0 / max(self.speed, 1.0),
+                                                      self.send, ev.message)
