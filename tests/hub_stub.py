@@ -6,6 +6,7 @@ This is a test double of the *hub*; the line, the driver and the devices are rea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from drivers.base_station import BaseStationDriver, LineDown, LineUp
 from drivers.protocol.link import Received
@@ -35,10 +36,8 @@ class HubStub:
     async def stop(self) -> None:
         if self.task:
             self.task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self.task
-            except asyncio.CancelledError:
-                pass
 
     async def serve(self) -> None:
         while True:

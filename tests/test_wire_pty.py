@@ -59,7 +59,7 @@ def check_exactly_once(station, hub):
     for t in station.terminals.values():
         entered = {r.board for r in t.log.accepted}
         assert entered == set(BOARDS), (t.serial, entered)
-    for (serial, section, table, rnd, board, rev), r in hub.results.items():
+    for (serial, _section, table, _rnd, _board, rev), r in hub.results.items():
         assert serial == f"BM-{table:04d}" and r.table == table and rev == 1
 
 
@@ -98,7 +98,7 @@ def test_a_terminal_reboot_resends_what_was_not_acknowledged(tmp_path):
         await wait_until(lambda: t.assignment is not None, 20, "terminal 5's assignment")
         t.boot()  # power cycle: a new epoch; unacknowledged results go again
 
-    station, hub, driver = asyncio.run(run_room(tmp_path, action=reboot))
+    station, hub, _driver = asyncio.run(run_room(tmp_path, action=reboot))
     check_exactly_once(station, hub)
     assert station.terminals[5].epoch == 2
 
