@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Protocol
+import termios
+from typing import Any, Protocol
 
 import serial
 import serial_asyncio_fast
@@ -40,11 +41,12 @@ class SerialTransport:
         self._writer = writer
 
     @classmethod
-    async def open(cls, url: str, baudrate: int = 115200) -> SerialTransport:
+    async def open(cls, url: str, baudrate: int = 115200, **settings: Any) -> SerialTransport:
+        """``settings``: pyserial's bytesize, parity, stopbits (e.g. 7E1 for Alpha signs)."""
         try:
             reader, writer = await serial_asyncio_fast.open_serial_connection(
-                url=url, baudrate=baudrate)
-        except (serial.SerialException, OSError, ValueError) as e:
+                url=url, baudrate=baudrate, **settings)
+        except (serial.SerialException, OSError, ValueError, termios.error) as e:
             raise LineError(f"cannot open {url}: {e}") from None
         return cls(url, reader, writer)
 
@@ -72,9 +74,9 @@ class SerialTransport:
             await self._writer.wait_closed()
 
 
-async def open_transport(url: str, baudrate: int = 115200) -> Transport:
+async def open_transport(url: str, baudrate: int = 115200, **settings: Any) -> Transport:
     if url.startswith("usb:"):
         from drivers.usb import UsbTransport
 
         return await UsbTransport.open(url)
-    return await SerialTransport.open(url, baudrate)
+    return await SerialTransport.open(url, baudrate, **settings)

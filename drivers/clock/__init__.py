@@ -1,0 +1,1 @@
+"""Round-clock displays: what to show, and the protocols of the signs that show it."""

@@ -1,0 +1,107 @@
+"""A clock display on its own serial line: Alpha sign or bridgehub panel, reconnecting
+after an unplug."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+from drivers.clock.alpha import BAUDRATE, SERIAL_SETTINGS, AlphaClock
+from drivers.clock.panel import PanelClock
+from drivers.clock.show import ClockShow
+from drivers.transport import LineError, Transport, open_transport
+
+log = logging.getLogger(__name__)
+
+
+class ClockDriver:
+    def __init__(self, url: str, protocol: str = "alpha", *,
+                 clock: Callable[[], float] = time.monotonic,
+                 backoff: tuple[float, float] = (0.05, 2.0)) -> None:
+        if protocol not in ("alpha", "panel"):
+            raise ValueError(f"clock protocol {protocol!r}: use alpha or panel")
+        self.url = url
+        self.protocol = protocol
+        self.clock = clock
+        self.alpha = AlphaClock()
+        self.panel = PanelClock(clock)
+        self._pending = b""
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._backoff = backoff
+        self.connected = asyncio.Event()
+        self.reconnects = 0
+
+    def show(self, state: ClockShow) -> None:
+        if self.protocol == "alpha":
+            self._pending += self.alpha.update(state)
+        else:
+            self.panel.update(state)
+        self._wake.set()
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"clock {self.url}")
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _open(self) -> Transport:
+        if self.protocol == "alpha":
+            try:
+                return await open_transport(self.url, BAUDRATE, **SERIAL_SETTINGS)
+            except LineError as e:
+                if "Invalid argument" not in str(e):
+                    raise
+                # A virtual line (a pty) cannot take 7E1; the bytes are 7-bit ASCII anyway.
+                log.warning("%s does not take 7E1 framing; using 8N1", self.url)
+                return await open_transport(self.url, BAUDRATE)
+        return await open_transport(self.url)
+
+    async def _run(self) -> None:
+        delay = self._backoff[0]
+        while True:
+            try:
+                transport = await self._open()
+            except LineError:
+                await asyncio.sleep(delay)
+                delay = min(2 * delay, self._backoff[1])
+                continue
+            delay = self._backoff[0]
+            self.connected.set()
+            with contextlib.suppress(LineError):
+                await self._serve(transport)
+            self.connected.clear()
+            self.reconnects += 1
+            self.alpha.reset()  # a sign that lost power needs its memory configured again
+            self._pending = b""
+            await transport.close()
+
+    async def _serve(self, transport: Transport) -> None:
+        reader = asyncio.ensure_future(transport.read())
+        try:
+            while True:
+                out = self._pending + (self.panel.data_to_send()
+                                       if self.protocol == "panel" else b"")
+                self._pending = b""
+                if out:
+                    await transport.write(out)
+                waker = asyncio.ensure_future(self._wake.wait())
+                done, _ = await asyncio.wait({reader, waker}, timeout=0.25,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                waker.cancel()
+                self._wake.clear()
+                if reader in done:
+                    data = reader.result()
+                    if self.protocol == "panel":
+                        self.panel.feed(data)
+                    reader = asyncio.ensure_future(transport.read())
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, LineError):
+                await reader
