@@ -7,6 +7,7 @@ import os
 import sys
 from dataclasses import replace
 from fractions import Fraction
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import click
@@ -14,6 +15,7 @@ import click
 from hub.event_cli import event
 from hub.movement_cli import movement
 from hub.traveller_file import TravellerFileError, read_travellers
+from hub.vp_table_file import load_scale
 from scoring.board import Side
 from scoring.board_score import BoardScore, ScoreKind
 from scoring.butler import ButlerRules, DatumRounding, DropRule
@@ -23,7 +25,7 @@ from scoring.matchpoints import AdjustedMethod, MatchpointRules
 from scoring.methods import PairsRules, kind_of, score_board
 from scoring.numbers import display
 from scoring.standings import PAIR_TIE_BREAKS, Standing, standings_by_direction, tally_boards
-from scoring.vp_scale import BUILT_IN, load_scale, match_vps, wbf_continuous_table
+from scoring.vp_scale import BUILT_IN, match_vps, wbf_continuous_table
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -219,6 +221,19 @@ def vp(boards: int, imps_text: str | None, scale_name: str, table_file: str | No
 
 cli.add_command(movement)
 cli.add_command(event)
+
+
+def _plugins() -> None:
+    """Subcommands other packages provide (``bridgehub.commands`` entry points): the
+    simulator adds ``simulate`` without the hub importing it (architecture: layers)."""
+    for ep in entry_points(group="bridgehub.commands"):
+        try:
+            cli.add_command(ep.load(), ep.name)
+        except Exception as e:  # a broken plugin must not take the hub's CLI down
+            click.echo(f"bridgehub: command {ep.name!r} unavailable: {e}", err=True)
+
+
+_plugins()
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from hub.event_file import EventFile, Scoring
 from hub.movement.model import Movement
 from hub.store.store import LiveLine, Store, StoredResult
+from hub.vp_table_file import load_scale
 from scoring.board import board_vulnerability
 from scoring.board_score import BoardScore
 from scoring.contract import Play, Seat, parse_contract
@@ -21,7 +22,6 @@ from scoring.standings import Standing, Tally, standings_by_direction
 from scoring.team_match import MatchResult, TeamBoard, score_match
 from scoring.team_standings import PlayedMatch, TeamStanding, team_standings
 from scoring.traveller import Artificial, Traveller, TravellerLine
-from scoring.vp_scale import load_scale
 
 _PLAYS: dict[tuple[str, str | None, int | None, int], tuple[int, Play]] = {}
 

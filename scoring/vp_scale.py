@@ -12,7 +12,6 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 from typing import Protocol
 
 from scoring.errors import ScoringInputError
@@ -236,17 +235,14 @@ BUILT_IN: dict[str, VPScale] = {
 }
 
 
-def load_scale(name_or_path: str | Path) -> VPScale:
-    """A built-in scale by name, or a table file by path."""
-    key = str(name_or_path)
-    if key in BUILT_IN:
-        return BUILT_IN[key]
-    path = Path(key)
-    if not path.is_file():
+def builtin_scale(name: str) -> VPScale:
+    """A built-in scale by name (table files are read by the hub: hub/vp_table_file.py)."""
+    try:
+        return BUILT_IN[name]
+    except KeyError:
         raise ScoringInputError(
-            "scale", f"unknown VP scale {key!r}: use {', '.join(BUILT_IN)} or a table file path"
-        )
-    return parse_vp_table(path.read_text(encoding="utf-8"), name=path.name)
+            "scale", f"unknown VP scale {name!r}: use {', '.join(BUILT_IN)} or a table file"
+        ) from None
 
 
 def match_vps(

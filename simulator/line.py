@@ -6,11 +6,16 @@ from __future__ import annotations
 import contextlib
 import os
 import tty
+from collections.abc import Callable
 from pathlib import Path
 
 
 class PtyLine:
     """The device end of a pty pair. The hub opens ``path`` (a symlink to the pty)."""
+
+    @property
+    def url(self) -> str:
+        return str(self.path)
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -45,3 +50,62 @@ class PtyLine:
         self.unplug()
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
+
+
+class SocketLine:
+    """The device end of a TCP line: the hub opens ``socket://host:port`` (decisions D8).
+    One hub connection at a time; a closed connection is an unplug."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        import socket
+
+        self._listener = socket.create_server((host, port))
+        self._listener.setblocking(False)
+        self.host, self.port = self._listener.getsockname()[:2]
+        self._conn: socket.socket | None = None
+        self.master: int | None = None
+        self.on_connect: Callable[[], None] | None = None
+        self.path = Path(f"{self.host}:{self.port}")
+
+    @property
+    def url(self) -> str:
+        return f"socket://{self.host}:{self.port}"
+
+    def listen(self) -> None:
+        import asyncio
+
+        asyncio.get_running_loop().add_reader(self._listener.fileno(), self._accept)
+
+    def _accept(self) -> None:
+        try:
+            conn, _ = self._listener.accept()
+        except BlockingIOError:
+            return
+        self.unplug()
+        conn.setblocking(False)
+        self._conn = conn
+        self.master = conn.fileno()
+        if self.on_connect is not None:
+            self.on_connect()
+
+    def plug(self) -> None:
+        """Nothing to do: the next hub connection plugs the line in."""
+
+    def unplug(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(OSError):
+                self._conn.close()
+        self._conn = None
+        self.master = None
+
+    @property
+    def plugged(self) -> bool:
+        return self.master is not None
+
+    def close(self) -> None:
+        import asyncio
+
+        self.unplug()
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(self._listener.fileno())
+        self._listener.close()

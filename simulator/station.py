@@ -19,12 +19,12 @@ from drivers.protocol.messages import (
     TerminalJoined,
 )
 from simulator.faults import Faults
-from simulator.line import PtyLine
+from simulator.line import PtyLine, SocketLine
 from simulator.terminal import VirtualTerminal
 
 
 class VirtualBaseStation:
-    def __init__(self, line: PtyLine, *, serial: str = "BS-0001",
+    def __init__(self, line: PtyLine | SocketLine, *, serial: str = "BS-0001",
                  clock: Callable[[], float] = time.monotonic, epoch: int | None = None,
                  faults: Faults | None = None, heartbeat_s: float = 5.0) -> None:
         self.line = line
@@ -76,6 +76,9 @@ class VirtualBaseStation:
             return
         if data:
             self._inbox.put_nowait(data)
+        else:  # a TCP peer closed: like an unplug, until the hub connects again
+            self._detach()
+            self.line.unplug()
 
     def unplug(self) -> None:
         self._detach()
@@ -108,6 +111,9 @@ class VirtualBaseStation:
 
     # -- running ----------------------------------------------------------------------------
     def start(self) -> None:
+        if isinstance(self.line, SocketLine):
+            self.line.on_connect = self._attach
+            self.line.listen()
         self._attach()
         self.link.set_epoch(0, self.link.default_epoch)
         self.send(0, Hello(int(DeviceKind.BASE_STATION), self.serial, "sim-1"))

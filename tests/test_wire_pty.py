@@ -116,3 +116,59 @@ def test_the_driver_keeps_trying_a_line_that_is_not_there(tmp_path, code):
         await driver.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_station_served_over_tcp(tmp_path):
+    """socket://host:port works like a serial line (decisions D8)."""
+    from simulator.line import SocketLine
+
+    async def scenario():
+        line = SocketLine("127.0.0.1", 0)
+        station = VirtualBaseStation(line)
+        for t in (1, 2):
+            station.add_terminal(VirtualTerminal(t, f"BM-{t:04d}", "A", t, PlayerBot(seed=t),
+                                                 speed=20_000))
+        station.start()
+        driver = BaseStationDriver(line.url, backoff=(0.02, 0.2))
+        hub = HubStub(driver, BOARDS)
+        driver.start()
+        hub.start()
+        await wait_until(lambda: len(hub.results) == 2 * len(BOARDS), 20, "6 results over TCP")
+        await station.stop()
+        await hub.stop()
+        await driver.stop()
+        line.close()
+
+    asyncio.run(scenario())
+
+
+def test_bridgehub_simulate_prints_the_line_to_open(tmp_path):
+    """The simulator process prints each station's pty; the hub's driver opens it."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = shutil.which("bridgehub") or str(Path(sys.executable).parent / "bridgehub")
+
+    async def scenario():
+        proc = await asyncio.create_subprocess_exec(
+            exe, "simulate", "--tables", "3", "--speed", "20000", "--duration", "20",
+            "--dir", str(tmp_path), stdout=subprocess.PIPE)
+        first = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
+        assert first.startswith("base station BS-0001 (3 terminals): ")
+        path = first.rsplit(": ", 1)[1].strip()
+        driver = BaseStationDriver(path, backoff=(0.02, 0.2))
+        hub = HubStub(driver, BOARDS)
+        driver.start()
+        hub.start()
+        try:
+            await wait_until(lambda: len(hub.results) == 3 * len(BOARDS), 30,
+                             "9 results from the simulator process")
+        finally:
+            proc.terminate()
+            await asyncio.wait_for(proc.wait(), 30)
+            await hub.stop()
+            await driver.stop()
+
+    asyncio.run(scenario())
