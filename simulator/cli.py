@@ -76,13 +76,18 @@ async def run_room(tables: int, stations: int, section: str, speed: float, seed:
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Where the pty links go (default: a new temporary folder).")
 @click.option("--listen", default=None, help="HOST:PORT: serve TCP instead of ptys.")
+@click.option("--port", type=click.IntRange(1, 65535), default=None,
+              help="Shorthand for --listen 127.0.0.1:PORT.")
 @click.option("--duration", type=float, default=None, help="Seconds to run (default: "
               "until interrupted).")
 def simulate(tables: int, stations: int, section: str, speed: float, seed: int,
              slow_tables: int, wrong_board_rate: float, correction_rate: float,
              td_call_rate: float, bit_flip: float, drop_byte: float, duplicate: float,
-             folder: Path | None, listen: str | None, duration: float | None) -> None:
+             folder: Path | None, listen: str | None, port: int | None,
+             duration: float | None) -> None:
     """Run a simulated room; prints the line (pty path or socket:// URL) of each station."""
+    if port is not None:
+        listen = f"127.0.0.1:{port}"
     faults = Faults(bit_flip=bit_flip, drop_byte=drop_byte, duplicate=duplicate, seed=seed)
     folder = folder or Path(tempfile.mkdtemp(prefix="bridgehub-sim-"))
     folder.mkdir(parents=True, exist_ok=True)
