@@ -39,7 +39,8 @@ class BaseStationDriver:
     def __init__(self, url: str, *, epoch: int | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  opener: Opener = open_transport,
-                 backoff: tuple[float, float] = (0.05, 2.0)) -> None:
+                 backoff: tuple[float, float] = (0.05, 2.0),
+                 silence_s: float = 15.0) -> None:
         self.url = url
         self.clock = clock
         self.link = Link(clock, epoch if epoch is not None else int(time.time()))
@@ -51,6 +52,7 @@ class BaseStationDriver:
         self._task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
         self.reconnects = 0
+        self.silence_s = silence_s  # a station heartbeats every 5 s (docs/protocol.md §3)
 
     # -- commands ---------------------------------------------------------------------------
     def send(self, terminal: int, message: Message) -> None:
@@ -105,11 +107,16 @@ class BaseStationDriver:
 
     async def _serve(self, transport: Transport) -> None:
         reader = asyncio.ensure_future(transport.read())
+        last_heard = self.clock()
         try:
             while True:
                 await self._flush(transport)
+                silent_until = last_heard + self.silence_s
+                if self.clock() >= silent_until:
+                    raise LineError(f"{self.url}: nothing heard for {self.silence_s:g} s")
                 due = self.link.next_deadline()
-                timeout = None if due is None else max(0.0, due - self.clock())
+                timeout = silent_until - self.clock() if due is None else max(
+                    0.0, min(due, silent_until) - self.clock())
                 waker = asyncio.ensure_future(self._wake.wait())
                 done, _ = await asyncio.wait({reader, waker}, timeout=timeout,
                                              return_when=asyncio.FIRST_COMPLETED)
@@ -117,6 +124,7 @@ class BaseStationDriver:
                 self._wake.clear()
                 if reader in done:
                     data = reader.result()  # raises LineError when the line is gone
+                    last_heard = self.clock()
                     for ev in self.link.feed(data):
                         await self.events.put(ev)
                     reader = asyncio.ensure_future(transport.read())

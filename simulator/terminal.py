@@ -22,6 +22,7 @@ from drivers.protocol.messages import (
     Outcome,
     Result,
     RoundStarted,
+    Status,
     TDCall,
     Verify,
 )
@@ -73,6 +74,7 @@ class VirtualTerminal:
         self.station.link.set_epoch(self.address, self.epoch)
         self.send(Hello(int(DeviceKind.TERMINAL), self.serial, "sim-1"))
         self.send(Logon(self.serial, self.section, self.table, "sim-1"))
+        self.send(Status(100, 90, 0))
         for result in list(self.unacked.values()):
             self.send(result)
 

@@ -172,3 +172,21 @@ def test_bridgehub_simulate_prints_the_line_to_open(tmp_path):
             await driver.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_silent_line_is_reported_down_and_reopened(tmp_path):
+    """A station that stops talking (no heartbeat) is taken as gone: LineDown, reconnect."""
+    async def scenario():
+        line = PtyLine(tmp_path / "mute")  # nothing ever answers on this pty
+        driver = BaseStationDriver(str(line.path), backoff=(0.01, 0.05), silence_s=0.2)
+        driver.start()
+        ev = None
+        for _ in range(3):
+            ev = await asyncio.wait_for(driver.events.get(), 10)
+            if isinstance(ev, LineDown):
+                break
+        assert isinstance(ev, LineDown) and "nothing heard for 0.2 s" in ev.reason
+        await driver.stop()
+        line.close()
+
+    asyncio.run(scenario())
