@@ -1,0 +1,192 @@
+"""The round clock of a section: allowed time from the event's rules, warnings, the move,
+pauses, adjustments, extensions and breaks; time is injected, so nothing sleeps.
+
+The clock is a fold over its events (start, pause, resume, adjust, extend, break), which
+the store keeps: after a restart the same events give the same clock (decisions D10).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+
+from drivers.clock.show import ClockShow, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTiming:
+    """Seed 004: 7.5 minutes a board, rounded up to 5 minutes, +5 when dealt at the table."""
+
+    minutes_per_board: float = 7.5
+    move_minutes: float = 0.0
+    round_up_to_minutes: int = 1
+    extra_minutes: float = 0.0
+
+    def allowed_seconds(self, boards: int) -> float:
+        minutes = self.minutes_per_board * boards + self.extra_minutes
+        step = max(1, self.round_up_to_minutes)
+        return math.ceil(minutes / step - 1e-9) * step * 60.0
+
+
+class ClockAction(Enum):
+    START = "start"
+    PAUSE = "pause"
+    RESUME = "resume"
+    ADJUST = "adjust"  # seconds added to the time left (negative: taken away)
+    EXTEND = "extend"  # minutes added to this round's allowed time
+    BREAK = "break"  # minutes of break, the round clock waits
+
+
+@dataclass(frozen=True, slots=True)
+class ClockEvent:
+    action: ClockAction
+    at: float
+    round: int | None = None
+    value: float = 0.0
+
+
+@dataclass
+class _Round:
+    number: int
+    start: float
+    allowed: float
+    paused_total: float = 0.0
+    paused_since: float | None = None
+    adjust: float = 0.0
+
+
+@dataclass
+class RoundClock:
+    timing: RoundTiming
+    boards_per_round: dict[int, int]
+    events: list[ClockEvent] = field(default_factory=list)
+
+    # -- events -------------------------------------------------------------------------------
+    def apply(self, event: ClockEvent) -> None:
+        if self.events and event.at < self.events[-1].at:
+            raise ValueError("clock events must come in time order")
+        if event.action is ClockAction.START:
+            if event.round not in self.boards_per_round:
+                raise ValueError(f"round {event.round} is not in the movement")
+        elif self._current() is None:
+            raise ValueError(f"{event.action.value}: no round has started")
+        self.events.append(event)
+
+    def start_round(self, rnd: int, at: float) -> None:
+        self.apply(ClockEvent(ClockAction.START, at, rnd))
+
+    def pause(self, at: float) -> None:
+        self.apply(ClockEvent(ClockAction.PAUSE, at))
+
+    def resume(self, at: float) -> None:
+        self.apply(ClockEvent(ClockAction.RESUME, at))
+
+    def adjust(self, seconds: float, at: float) -> None:
+        self.apply(ClockEvent(ClockAction.ADJUST, at, value=seconds))
+
+    def extend(self, minutes: float, at: float) -> None:
+        self.apply(ClockEvent(ClockAction.EXTEND, at, value=minutes))
+
+    def start_break(self, minutes: float, at: float) -> None:
+        self.apply(ClockEvent(ClockAction.BREAK, at, value=minutes))
+
+    # -- state --------------------------------------------------------------------------------
+    def _fold(self, until: float) -> tuple[_Round | None, tuple[float, float] | None]:
+        current: _Round | None = None
+        brk: tuple[float, float] | None = None
+        for ev in self.events:
+            if ev.at > until:
+                break
+            if ev.action is ClockAction.START:
+                assert ev.round is not None
+                current = _Round(ev.round, ev.at,
+                                 self.timing.allowed_seconds(self.boards_per_round[ev.round]))
+                brk = None
+                continue
+            assert current is not None
+            if ev.action is ClockAction.PAUSE and current.paused_since is None:
+                current.paused_since = ev.at
+            elif ev.action is ClockAction.RESUME and current.paused_since is not None:
+                current.paused_total += ev.at - current.paused_since
+                current.paused_since = None
+                brk = None
+            elif ev.action is ClockAction.ADJUST:
+                current.adjust += ev.value
+            elif ev.action is ClockAction.EXTEND:
+                current.allowed += ev.value * 60
+            elif ev.action is ClockAction.BREAK:
+                brk = (ev.at, ev.at + ev.value * 60)
+                if current.paused_since is None:
+                    current.paused_since = ev.at
+        return current, brk
+
+    def _current(self) -> _Round | None:
+        return self._fold(math.inf)[0]
+
+    def official_start(self, rnd: int) -> float | None:
+        """When the TD started the round (its allowed time runs from here: seed 002)."""
+        for ev in self.events:
+            if ev.action is ClockAction.START and ev.round == rnd:
+                return ev.at
+        return None
+
+    def allowed_seconds(self, rnd: int) -> float:
+        total = self.timing.allowed_seconds(self.boards_per_round[rnd])
+        active = False
+        for ev in self.events:
+            if ev.action is ClockAction.START:
+                active = ev.round == rnd
+            elif active and ev.action is ClockAction.EXTEND:
+                total += ev.value * 60
+        return total
+
+    def play_seconds(self, at: float) -> float:
+        """Playing time used in the current round (pauses and breaks excluded)."""
+        r, _ = self._fold(at)
+        if r is None:
+            return 0.0
+        paused = r.paused_total + ((at - r.paused_since) if r.paused_since is not None else 0)
+        return at - r.start - paused
+
+    def seconds_left(self, at: float) -> float:
+        r, _ = self._fold(at)
+        if r is None:
+            return 0.0
+        return r.allowed + r.adjust - self.play_seconds(at)
+
+    def show(self, at: float) -> ClockShow | None:
+        """What the displays and terminals show at ``at``."""
+        r, brk = self._fold(at)
+        if r is None:
+            return None
+        if brk is not None and r.paused_since is not None:
+            return ClockShow(r.number, Phase.BREAK, math.ceil(brk[1] - at))
+        left = self.seconds_left(at)
+        board = self.timing.minutes_per_board * 60
+        if r.paused_since is not None:
+            phase = Phase.PAUSED
+        elif left <= 0:
+            move_left = left + self.timing.move_minutes * 60
+            if move_left > 0:
+                return ClockShow(r.number, Phase.MOVE, math.ceil(move_left))
+            phase = Phase.NO_NEW_BOARD
+        elif left <= board / 2:
+            phase = Phase.NO_NEW_BOARD
+        elif left <= board:
+            phase = Phase.LAST_BOARD
+        else:
+            phase = Phase.PLAY
+        return ClockShow(r.number, phase, math.ceil(left) if left > 0 else math.floor(left))
+
+    def predicted_finish(self, at: float, last_round: int) -> float | None:
+        """When the session ends if every later round runs to time with its move."""
+        r, _ = self._fold(at)
+        if r is None:
+            return None
+        move = self.timing.move_minutes * 60
+        end = at + max(0.0, self.seconds_left(at))
+        for later in range(r.number + 1, last_round + 1):
+            if later in self.boards_per_round:
+                end += move + self.timing.allowed_seconds(self.boards_per_round[later])
+        return end
