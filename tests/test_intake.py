@@ -1,0 +1,121 @@
+"""Result intake (decisions D9): accepted, held or refused, stored before the answer,
+repeats never doubled; and who may submit for a table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from drivers.protocol.messages import NO_DECLARER, NO_PLAY, NakCode, Result
+from hub.intake import Intake, Verdict
+from hub.store.store import Store
+from hub.views import rebuild
+
+ROOT = Path(__file__).parents[1]
+EVENT = (ROOT / "examples" / "club_howell.toml").read_text("utf-8")
+WITH_DEALS = EVENT.replace('name = "Evening"', 'name = "Evening"\nhand_records = '
+                           '"realbridge_2021_online_qual_open_r2.pbn"')
+
+
+@pytest.fixture
+def intake(store_url):
+    store = Store.open(store_url)
+    eid = store.create_event(EVENT)
+    yield Intake(store, eid)
+    store.close()
+
+
+def result(table=1, rnd=1, board=1, ns=10, ew=1, contract="4S", declarer=0, lead="",
+           tricks=10, revision=1):
+    return Result("A", table, rnd, board, ns, ew, contract, declarer, lead, tricks, 0, revision)
+
+
+def test_an_accepted_result_is_stored_before_the_answer(intake):
+    assert intake.logon("BM-1", "A", 1).verdict is Verdict.ACCEPTED
+    out = intake.submit("BM-1", result())
+    assert out.verdict is Verdict.ACCEPTED and out.stored is not None
+    (live,) = intake.store.live_results(intake.event_id)
+    assert (live.contract, live.declarer, live.tricks, live.entered_by) == ("4S", "N", 10, "BM-1")
+
+
+def test_a_repeat_is_a_duplicate_never_a_second_record(intake):
+    intake.logon("BM-1", "A", 1)
+    intake.submit("BM-1", result())
+    again = intake.submit("BM-1", result())
+    assert again.verdict is Verdict.DUPLICATE
+    assert len(intake.store.results(intake.event_id)) == 1
+
+
+@pytest.mark.parametrize(("msg", "code", "text"), [
+    (result(contract="8S"), NakCode.INVALID_RESULT, "level 1-7"),
+    (result(contract="4S", declarer=NO_DECLARER), NakCode.INVALID_RESULT, "needs a declarer"),
+    (result(tricks=14), NakCode.INVALID_RESULT, "tricks 14 must be 0-13"),
+    (result(lead="ZZ"), NakCode.INVALID_RESULT, "is not a card"),
+    (result(table=9), NakCode.NOT_LOGGED_ON, "log on to table A9 first"),
+    (result(rnd=12), NakCode.NOT_IN_MOVEMENT, "round 12 is not in the movement"),
+])
+def test_refused_results_say_why(intake, msg, code, text):
+    intake.logon("BM-1", "A", 1)
+    out = intake.submit("BM-1", msg)
+    assert out.verdict is Verdict.REFUSED and out.code is code and text in out.text
+    assert intake.store.results(intake.event_id) == []
+    assert intake.store.audit_log(intake.event_id)[-1]["action"] == "refused"
+
+
+def test_wrong_board_or_pairs_are_held_for_the_director(intake):
+    intake.logon("BM-1", "A", 1)
+    wrong_board = intake.submit("BM-1", result(board=5))
+    assert wrong_board.verdict is Verdict.HELD and "board 5 is not played" in wrong_board.alert
+    swapped = intake.submit("BM-1", result(board=2, ns=1, ew=10))
+    assert swapped.verdict is Verdict.HELD and "wrong way round" in swapped.alert
+    assert intake.store.live_results(intake.event_id) == []
+
+
+def test_a_second_different_entry_is_held_but_a_correction_is_accepted(intake):
+    intake.logon("BM-1", "A", 1)
+    intake.submit("BM-1", result())
+    fixed = intake.submit("BM-1", result(tricks=9, revision=2))
+    assert fixed.verdict is Verdict.ACCEPTED
+    assert [r.tricks for r in intake.store.live_results(intake.event_id)] == [9]
+    intake.logon("BM-2", "A", 1, pin_ok=True)  # a replacement terminal, confirmed by the TD
+    clash = intake.submit("BM-2", result(tricks=11))
+    assert clash.verdict is Verdict.HELD and "second, different result" in clash.alert
+
+
+def test_a_held_table_needs_the_directors_pin(intake):
+    assert intake.logon("BM-1", "A", 1).verdict is Verdict.ACCEPTED
+    refused = intake.logon("BM-9", "A", 1)
+    assert refused.verdict is Verdict.REFUSED and refused.code is NakCode.TABLE_HELD
+    assert intake.submit("BM-9", result()).code is NakCode.NOT_LOGGED_ON
+    assert intake.logon("BM-9", "A", 1, pin_ok=True).verdict is Verdict.ACCEPTED
+    assert intake.submit("BM-1", result()).code is NakCode.NOT_LOGGED_ON  # taken over
+    assert intake.logon("BM-9", "A", 77).code is NakCode.NOT_IN_MOVEMENT
+
+
+def test_the_lead_must_be_in_the_opening_leaders_hand(store_url):
+    """With hand records, the lead is checked: board 11 of the RealBridge deal file."""
+    store = Store.open(store_url)
+    eid = store.create_event(WITH_DEALS, base_dir=ROOT / "tests" / "data")
+    intake = Intake(store, eid)
+    movement = store.movement(eid, "A")
+    row = next(r for r in movement.rows if 11 in r.boards)
+    intake.logon("BM-1", "A", row.table)
+    base = dict(table=row.table, rnd=row.round, board=11, ns=row.ns_pair, ew=row.ew_pair)
+    # N: KT8.A96.A95.7542, E: Q5.KJ52.KQ874.T8; North declares, so East leads.
+    bad = intake.submit("BM-1", result(**base, contract="3NT", lead="SK", tricks=9))
+    assert bad.verdict is Verdict.REFUSED and "SK is not in E's hand" in bad.text
+    good = intake.submit("BM-1", result(**base, contract="3NT", lead="dk", tricks=9))
+    assert good.verdict is Verdict.ACCEPTED and good.stored.lead == "DK"
+    store.close()
+
+
+def test_pass_out_and_no_play(intake):
+    intake.logon("BM-1", "A", 1)
+    passed = intake.submit("BM-1", result(contract="PASS", declarer=NO_DECLARER, tricks=0))
+    assert passed.verdict is Verdict.ACCEPTED and passed.stored.contract == "PASS"
+    noplay = intake.submit("BM-1", result(board=2, contract="", declarer=NO_DECLARER,
+                                          tricks=NO_PLAY))
+    assert noplay.verdict is Verdict.ACCEPTED and "not played" in noplay.alert
+    view = rebuild(intake.store, intake.event_id)["A"]
+    assert [b.board for b in view.boards] == [1]
