@@ -1,0 +1,219 @@
+"""The running hub: base-station drivers, intake, the store and live views on one asyncio
+loop. Blocking store calls run in a worker thread so the loop keeps serving the lines.
+
+This is the core of ``bridgehub run``; the TD's API (decisions D1) and the console attach
+to it later (issues [HUB], [CONSOLE]).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from drivers.base_station import BaseStationDriver, LineDown, LineUp
+from drivers.protocol.link import Received
+from drivers.protocol.messages import (
+    Assignment,
+    BoardStarted,
+    Hello,
+    Logon,
+    NakCode,
+    Outcome,
+    Result,
+    RoundStarted,
+    Status,
+    TDCall,
+    TerminalJoined,
+)
+from hub.intake import Intake, Verdict
+from hub.movement.model import Movement
+from hub.round_clock import RoundClock, RoundTiming
+from hub.slow_play import TableRound
+from hub.store.store import Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Seat:
+    """Where a terminal is: which line, which address, which table."""
+
+    driver: BaseStationDriver
+    address: int
+    serial: str
+    section: str | None = None
+    table: int | None = None
+
+
+@dataclass
+class SectionState:
+    movement: Movement
+    clock: RoundClock
+    round: int = 1
+    tables: dict[tuple[int, int], TableRound] = field(default_factory=dict)
+    finished_rounds: set[int] = field(default_factory=set)
+
+
+class HubService:
+    def __init__(self, store: Store, event_id: int, station_urls: list[str], *,
+                 clock: Callable[[], float] = time.time, auto_advance: bool = True) -> None:
+        self.store = store
+        self.event_id = event_id
+        self.intake = Intake(store, event_id)
+        self.clock = clock
+        self.auto_advance = auto_advance
+        self.drivers = [BaseStationDriver(url) for url in station_urls]
+        self.seats: dict[tuple[int, int], Seat] = {}
+        self.sections: dict[str, SectionState] = {}
+        self.alerts: list[str] = []
+        self.session_done = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    async def start(self) -> None:
+        event = await asyncio.to_thread(self.store.event, self.event_id)
+        timing = RoundTiming(event.rules.timing.minutes_per_board, event.rules.timing.move_minutes,
+                             event.rules.timing.round_up_to_minutes,
+                             event.rules.timing.extra_minutes)
+        for letter in await asyncio.to_thread(self.store.sections, self.event_id):
+            movement = await asyncio.to_thread(self.store.movement, self.event_id, letter)
+            boards = {r: len(movement.round_rows(r, letter)[0].boards)
+                      for r in range(1, movement.rounds + 1)}
+            state = SectionState(movement, RoundClock(timing, boards))
+            state.round = await asyncio.to_thread(self._resume_round, letter, movement)
+            state.clock.start_round(state.round, self.clock())
+            self.sections[letter] = state
+        for k, driver in enumerate(self.drivers):
+            driver.start()
+            self._tasks.append(asyncio.get_running_loop().create_task(self._serve(k, driver)))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for driver in self.drivers:
+            await driver.stop()
+
+    def _resume_round(self, section: str, movement: Movement) -> int:
+        """After a restart: the first round not yet complete in the store."""
+        live = {(r.table, r.round, r.board) for r in self.store.live_results(self.event_id,
+                                                                              section)}
+        for rnd in range(1, movement.rounds + 1):
+            for row in movement.round_rows(rnd, section):
+                if row.ns_pair and row.ew_pair and any(
+                        (row.table, rnd, b) not in live for b in row.boards):
+                    return rnd
+        return movement.rounds
+
+    # -- lines ----------------------------------------------------------------------------------
+    async def _serve(self, k: int, driver: BaseStationDriver) -> None:
+        while True:
+            ev = await driver.events.get()
+            try:
+                await self._handle(k, driver, ev)
+            except Exception:  # one bad message must not stop the room
+                log.exception("event %r from %s", ev, driver.url)
+
+    async def _handle(self, k: int, driver: BaseStationDriver, ev: object) -> None:
+        if isinstance(ev, LineUp | LineDown):
+            log.info("%s: %s", driver.url, type(ev).__name__)
+            return
+        if not isinstance(ev, Received):
+            return
+        m = ev.message
+        seat = self.seats.get((k, ev.terminal))
+        if isinstance(m, Hello | TerminalJoined):
+            if seat is None:
+                seat = self.seats[(k, ev.terminal)] = Seat(driver, ev.terminal, m.serial)
+            await asyncio.to_thread(self.store.touch_device, self.event_id, "terminal"
+                                    if ev.terminal else "base_station", m.serial)
+            if m.NEEDS_ACK:
+                driver.ack(ev)
+            return
+        if seat is None:
+            seat = self.seats[(k, ev.terminal)] = Seat(driver, ev.terminal,
+                                                       f"addr-{k}-{ev.terminal}")
+        if isinstance(m, Logon):
+            seat.serial = m.serial
+            verdict = await asyncio.to_thread(self.intake.logon, m.serial, m.section, m.table,
+                                              False)
+            if verdict.verdict is Verdict.REFUSED:
+                driver.nak(ev, verdict.code or NakCode.NOT_ALLOWED, verdict.text)
+                return
+            seat.section, seat.table = m.section, m.table
+            driver.ack(ev, Outcome.OK, verdict.text)
+            self._assign(seat)
+            return
+        if isinstance(m, Result):
+            await self._result(seat, ev, m)
+            return
+        if isinstance(m, TDCall):
+            await asyncio.to_thread(self.store.open_td_call, self.event_id, m.section, m.table,
+                                    m.round, m.text)
+            self.alerts.append(f"TD call at table {m.section}{m.table}")
+        elif isinstance(m, RoundStarted | BoardStarted):
+            state = self.sections.get(m.section)
+            tr = state.tables.get((m.table, m.round)) if state else None
+            if tr is not None and tr.first_action_at is None:
+                tr.first_action_at = self.clock()
+        elif isinstance(m, Status):
+            pass
+        if m.NEEDS_ACK:
+            driver.ack(ev)
+
+    def _assign(self, seat: Seat) -> None:
+        assert seat.section is not None and seat.table is not None
+        state = self.sections[seat.section]
+        row = state.movement.row(seat.section, seat.table, state.round)
+        if row is None:
+            return
+        state.tables.setdefault((row.table, state.round), TableRound(
+            seat.section, row.table, state.round, row.boards, row.ns_pair, row.ew_pair))
+        seat.driver.send(seat.address, Assignment(seat.section, seat.table, state.round,
+                                                  row.ns_pair, row.ew_pair, row.boards))
+
+    async def _result(self, seat: Seat, ev: Received, m: Result) -> None:
+        out = await asyncio.to_thread(self.intake.submit, seat.serial, m)
+        if out.verdict is Verdict.REFUSED:
+            seat.driver.nak(ev, out.code or NakCode.INVALID_RESULT, out.text)
+            return
+        outcome = {Verdict.ACCEPTED: Outcome.ACCEPTED, Verdict.HELD: Outcome.HELD,
+                   Verdict.DUPLICATE: Outcome.DUPLICATE}[out.verdict]
+        seat.driver.ack(ev, outcome, out.text)
+        if out.alert:
+            self.alerts.append(out.alert)
+        if out.verdict is Verdict.ACCEPTED:
+            state = self.sections[m.section]
+            tr = state.tables.get((m.table, m.round))
+            if tr is not None and m.board in tr.boards:
+                tr.finished_at[m.board] = self.clock()
+            await self._maybe_next_round(m.section)
+
+    async def _maybe_next_round(self, section: str) -> None:
+        state = self.sections[section]
+        rows = [r for r in state.movement.round_rows(state.round, section)
+                if r.ns_pair and r.ew_pair]
+        done = all((r.table, state.round) in state.tables
+                   and state.tables[(r.table, state.round)].done for r in rows)
+        if not done:
+            return
+        state.finished_rounds.add(state.round)
+        if state.round >= state.movement.rounds:
+            if all(s.round in s.finished_rounds and s.round >= s.movement.rounds
+                   for s in self.sections.values()):
+                self.session_done.set()
+            return
+        if not self.auto_advance:
+            return
+        state.round += 1
+        state.clock.start_round(state.round, self.clock())
+        await asyncio.to_thread(self.store.add_clock_event, self.event_id, "start", section,
+                                state.round)
+        for seat in self.seats.values():
+            if seat.section == section and seat.table is not None:
+                self._assign(seat)

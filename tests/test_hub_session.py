@@ -1,0 +1,69 @@
+"""A whole session through the hub's service: simulated terminals over real ptys, the
+base-station driver, intake, the store, and standings at the end (issue [HUB], first
+part: no TD API yet)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from hub_stub import wait_until
+
+from hub.service import HubService
+from hub.store.store import Store
+from hub.views import rebuild
+from simulator.bots import PlayerBot
+from simulator.line import PtyLine
+from simulator.station import VirtualBaseStation
+from simulator.terminal import VirtualTerminal
+
+EVENT = """schema_version = 1
+[event]
+name = "Twelve-table Howell"
+[rules]
+scoring = "mp"
+[[sessions]]
+name = "Evening"
+[[sessions.sections]]
+letter = "A"
+movement = { kind = "howell", tables = 12, boards_per_round = 1 }
+"""
+
+
+def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
+    async def scenario():
+        store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
+        eid = store.create_event(EVENT)
+        lines = [PtyLine(tmp_path / f"base-{k}") for k in (1, 2)]
+        stations = [VirtualBaseStation(line, serial=f"BS-{k}") for k, line in
+                    enumerate(lines, 1)]
+        for table in range(1, 13):
+            station = stations[(table - 1) // 6]
+            station.add_terminal(VirtualTerminal(table, f"BM-{table:04d}", "A", table,
+                                                 PlayerBot(seed=table), speed=50_000))
+        hub = HubService(store, eid, [str(line.path) for line in lines])
+        await hub.start()
+        for s in stations:
+            s.start()
+        try:
+            await wait_until(hub.session_done.is_set, 120, "all 23 rounds to be played")
+        finally:
+            for s in stations:
+                await s.stop()
+            await hub.stop()
+        view = rebuild(store, eid)["A"]
+        store.close()
+        for line in lines:
+            line.close()
+        return view, stations
+
+    view, stations = asyncio.run(scenario())
+    assert len(view.boards) == 23 and all(len(b.traveller) == 12 for b in view.boards)
+    table = view.standings[None]
+    assert len(table) == 24
+    assert all(s.total.boards == 23 for s in table)
+    mean = sum(s.total.total for s in table) / 24
+    assert mean == 50  # matchpoints on every board sum to the top
+    for station in stations:
+        for t in station.terminals.values():
+            assert not t.unacked and len(t.log.accepted) == 23
