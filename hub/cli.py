@@ -14,6 +14,7 @@ import click
 
 from hub.event_cli import event
 from hub.movement_cli import movement
+from hub.run_cli import run
 from hub.traveller_file import TravellerFileError, read_travellers
 from hub.vp_table_file import load_scale
 from scoring.board import Side
@@ -221,6 +222,7 @@ def vp(boards: int, imps_text: str | None, scale_name: str, table_file: str | No
 
 cli.add_command(movement)
 cli.add_command(event)
+cli.add_command(run)
 
 
 def _plugins() -> None:

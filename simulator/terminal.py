@@ -150,6 +150,11 @@ class VirtualTerminal:
         elif isinstance(ev, Nacked):
             self.log.refused.append((ev.message, ev.code, ev.text))
             self.log.shown.append(ev.text)
+            if ev.code == NakCode.NOT_LOGGED_ON and not isinstance(ev.message, Logon):
+                # the hub does not know us (it restarted): log on again, then resend
+                self.send(Logon(self.serial, self.section, self.table, "sim-1"))
+                self.send(ev.message)
+                return
             if isinstance(ev.message, Result) and ev.code >= 16:
                 r = ev.message
                 self.unacked.pop((r.section, r.table, r.round, r.board, r.revision), None)

@@ -5,7 +5,6 @@ part: no TD API yet)."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from hub_stub import wait_until
 

@@ -3,12 +3,14 @@ loss), PostgreSQL through the same code."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -43,9 +45,19 @@ def alembic_config(url: str) -> Config:
     return cfg
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the database to the newest schema (Alembic ``upgrade head``)."""
+def migrate(engine: Engine, attempts: int = 5) -> None:
+    """Bring the database to the newest schema (Alembic ``upgrade head``).
+
+    Two processes opening a new store at once (a hub and a screen) race to create it; the
+    loser sees "already exists", and simply tries again against the finished schema."""
     cfg = alembic_config(engine.url.render_as_string(hide_password=False))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+    for attempt in range(attempts):
+        try:
+            with engine.begin() as conn:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+            return
+        except (OperationalError, ProgrammingError, IntegrityError) as e:
+            if attempt == attempts - 1 or "exist" not in str(e).lower():
+                raise
+            time.sleep(0.1 * (attempt + 1))
