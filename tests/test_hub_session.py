@@ -46,6 +46,9 @@ def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
             s.start()
         try:
             await wait_until(hub.session_done.is_set, 120, "all 23 rounds to be played")
+            await wait_until(lambda: all(not t.unacked for s in stations
+                                         for t in s.terminals.values()), 30,
+                             "the last ACKs to reach the terminals")
         finally:
             for s in stations:
                 await s.stop()
