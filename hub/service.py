@@ -24,18 +24,22 @@ from drivers.protocol.messages import (
     NakCode,
     Outcome,
     Result,
+    ResultView,
     RoundStarted,
     Status,
     TDCall,
     TerminalJoined,
+    TravellerEntry,
 )
 from hub.intake import Intake, Verdict
+from hub.live_views import LiveViews, is_imps, own_line, value_hundredths
 from hub.movement.model import Movement
 from hub.round_clock import RoundClock, RoundTiming
 from hub.slow_play import TableRound
-from hub.store.store import Store
+from hub.store.store import LiveLine, Store, StoredResult
 
 log = logging.getLogger(__name__)
+SEAT_CODE = {"N": 0, "E": 1, "S": 2, "W": 3}
 
 
 @dataclass
@@ -79,14 +83,19 @@ class HubService:
         timing = RoundTiming(event.rules.timing.minutes_per_board, event.rules.timing.move_minutes,
                              event.rules.timing.round_up_to_minutes,
                              event.rules.timing.extra_minutes)
+        self.event = event
+        winners: dict[str, int] = {}
         for letter in await asyncio.to_thread(self.store.sections, self.event_id):
             movement = await asyncio.to_thread(self.store.movement, self.event_id, letter)
             boards = {r: len(movement.round_rows(r, letter)[0].boards)
                       for r in range(1, movement.rounds + 1)}
+            winners[letter] = movement.layout.winners
             state = SectionState(movement, RoundClock(timing, boards))
             state.round = await asyncio.to_thread(self._resume_round, letter, movement)
             state.clock.start_round(state.round, self.clock())
             self.sections[letter] = state
+        self.views = LiveViews(self.store, self.event_id, event, winners)
+        await asyncio.to_thread(self.views.load)
         for k, driver in enumerate(self.drivers):
             driver.start()
             self._tasks.append(asyncio.get_running_loop().create_task(self._serve(k, driver)))
@@ -187,12 +196,37 @@ class HubService:
         seat.driver.ack(ev, outcome, out.text)
         if out.alert:
             self.alerts.append(out.alert)
-        if out.verdict is Verdict.ACCEPTED:
+        if out.verdict is Verdict.ACCEPTED and out.stored is not None:
+            self._show_result(seat, out.stored)
             state = self.sections[m.section]
             tr = state.tables.get((m.table, m.round))
             if tr is not None and m.board in tr.boards:
                 tr.finished_at[m.board] = self.clock()
             await self._maybe_next_round(m.section)
+
+    def _show_result(self, seat: Seat, stored: StoredResult) -> None:
+        """Rescore the board; send the table its own score and the traveller (only after
+        the board was played there, and only if the event shows travellers)."""
+        line = LiveLine(stored.section, stored.table, stored.round, stored.board,
+                        stored.ns_pair, stored.ew_pair, stored.contract, stored.declarer,
+                        stored.tricks, stored.score_ns, stored.adjusted)
+        score = self.views.result_stored(line)
+        if score is None or self.event.rules.display.travellers == "never":
+            return
+        lines = list(self.views.sections[stored.section].lines[stored.board].values())
+        mine = own_line(score, lines, stored.table, stored.round)
+        if mine is None:
+            return
+        entries = []
+        for i, x in enumerate(lines):
+            t = score.traveller.lines[i]
+            entries.append(TravellerEntry(
+                x.ns_pair, x.ew_pair, x.contract or "", SEAT_CODE.get(x.declarer or "", 255),
+                x.tricks if x.tricks is not None else 255, t.score_ns or 0,
+                value_hundredths(score, i)))
+        seat.driver.send(seat.address, ResultView(
+            stored.section, stored.board, score.traveller.lines[mine].score_ns or 0,
+            value_hundredths(score, mine), 1 if is_imps(score) else 0, tuple(entries[:64])))
 
     async def _maybe_next_round(self, section: str) -> None:
         state = self.sections[section]

@@ -8,6 +8,7 @@ import asyncio
 
 from hub_stub import wait_until
 
+from drivers.protocol.messages import ResultView
 from hub.service import HubService
 from hub.store.store import Store
 from hub.views import rebuild
@@ -69,3 +70,7 @@ def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
     for station in stations:
         for t in station.terminals.values():
             assert not t.unacked and len(t.log.accepted) == 23
+            views = [m for m in t.log.received if isinstance(m, ResultView)]
+            assert len(views) == 23  # its own score and the traveller after each board
+            assert all(0 <= v.own_value <= 10_000 for v in views)
+            assert all(any(e.ns_pair for e in v.lines) for v in views)

@@ -1,0 +1,96 @@
+"""Live views: each accepted result rescores its board and updates the section's exact
+standings at once (the [SCORE] engine's incremental tally)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from hub.event_file import EventFile, Scoring
+from hub.store.store import LiveLine, Store
+from hub.views import traveller_line
+from scoring.board import Side
+from scoring.board_score import BoardScore, ScoreKind
+from scoring.methods import PairsRules, kind_of, score_board
+from scoring.standings import Standing, Tally, standings_by_direction
+from scoring.traveller import Traveller
+
+
+@dataclass
+class SectionLive:
+    rules: PairsRules
+    tally: Tally
+    lines: dict[int, dict[tuple[int, int], LiveLine]] = field(
+        default_factory=lambda: defaultdict(dict))
+    boards: dict[int, BoardScore] = field(default_factory=dict)
+
+
+class LiveViews:
+    def __init__(self, store: Store, event_id: int, event: EventFile,
+                 winners: dict[str, int]) -> None:
+        self.store = store
+        self.event_id = event_id
+        self.event = event
+        self.pairs_event = event.rules.scoring is not Scoring.TEAMS
+        self.sections: dict[str, SectionLive] = {}
+        if self.pairs_event:
+            rules = event.pairs_rules()
+            for section, w in winners.items():
+                self.sections[section] = SectionLive(rules, Tally(kind_of(rules), w))
+
+    def load(self) -> None:
+        """Everything already stored (after a restart)."""
+        for line in self.store.live_lines(self.event_id):
+            self._put(line)
+        for section, live in self.sections.items():
+            for board in list(live.lines):
+                self._rescore(section, board)
+
+    def _put(self, line: LiveLine) -> None:
+        live = self.sections.get(line.section)
+        if live is not None:
+            live.lines[line.board][(line.table, line.round)] = line
+
+    def _rescore(self, section: str, board: int) -> BoardScore | None:
+        live = self.sections[section]
+        lines = list(live.lines[board].values())
+        if not lines:
+            return None
+        score = score_board(Traveller.of(board, [traveller_line(x) for x in lines]),
+                            live.rules)
+        live.boards[board] = score
+        live.tally.set_board(score)
+        return score
+
+    def result_stored(self, line: LiveLine) -> BoardScore | None:
+        """A new live result: rescore its board, update the standings."""
+        if line.section not in self.sections:
+            return None
+        self._put(line)
+        return self._rescore(line.section, line.board)
+
+    def standings(self, section: str) -> dict[str | None, list[Standing]]:
+        live = self.sections[section]
+        return standings_by_direction(live.tally, self.event.rules.tie_breaks,
+                                      self.event.rules.lot_seed)
+
+    def board(self, section: str, board: int) -> BoardScore | None:
+        live = self.sections.get(section)
+        return None if live is None else live.boards.get(board)
+
+
+def own_line(score: BoardScore, table_lines: list[LiveLine], table: int,
+             rnd: int) -> int | None:
+    """Index of the table's own result in a scored traveller."""
+    for i, x in enumerate(table_lines):
+        if (x.table, x.round) == (table, rnd):
+            return i
+    return None
+
+
+def value_hundredths(score: BoardScore, i: int) -> int:
+    return round(float(score.score(i, Side.NS)) * 100)
+
+
+def is_imps(score: BoardScore) -> bool:
+    return score.kind is ScoreKind.IMPS
