@@ -17,8 +17,9 @@ from hub.store.engine import sqlite_url
 from hub.store.store import Store, StoreError
 
 
-async def _serve(store: Store, event_id: int, stations: list[str]) -> None:
-    hub = HubService(store, event_id, stations)
+async def _serve(store: Store, event_id: int, stations: list[str],
+                 clocks: list[tuple[str, str]]) -> None:
+    hub = HubService(store, event_id, stations, clock_displays=clocks)
     await hub.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -43,7 +44,11 @@ async def _serve(store: Store, event_id: int, stations: list[str]) -> None:
               help="Store URL (default: sqlite file beside the event file).")
 @click.option("--station", "stations", multiple=True, required=True,
               help="A base station line: a pyserial URL or usb:VID:PID[:SERIAL]. Repeatable.")
-def run(event_file: Path, url: str | None, stations: tuple[str, ...]) -> None:
+@click.option("--clock", "clocks", multiple=True,
+              help="A clock display: alpha:URL (Alpha sign) or panel:URL (panel line "
+                   "protocol). Repeatable.")
+def run(event_file: Path, url: str | None, stations: tuple[str, ...],
+        clocks: tuple[str, ...]) -> None:
     """Run the hub: drivers, intake, store and live scoring for one event."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
     store = Store.open(url or sqlite_url(event_file.with_suffix(".db")))
@@ -56,5 +61,12 @@ def run(event_file: Path, url: str | None, stations: tuple[str, ...]) -> None:
                                           base_dir=event_file.parent, source=str(event_file))
     except (EventFileError, MovementError, StoreError) as e:
         raise click.ClickException(str(e)) from None
-    asyncio.run(_serve(store, event_id, list(stations)))
+    displays = []
+    for spec in clocks:
+        protocol, _, where = spec.partition(":")
+        if protocol not in ("alpha", "panel") or not where:
+            raise click.BadParameter(f"{spec!r}: write alpha:URL or panel:URL",
+                                     param_hint="--clock")
+        displays.append((protocol, where))
+    asyncio.run(_serve(store, event_id, list(stations), displays))
     store.close()

@@ -15,10 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from drivers.base_station import BaseStationDriver, LineDown, LineUp
+from drivers.clock.driver import ClockDriver
 from drivers.protocol.link import Received
 from drivers.protocol.messages import (
     Assignment,
     BoardStarted,
+    Clock,
     Hello,
     Logon,
     NakCode,
@@ -64,13 +66,17 @@ class SectionState:
 
 class HubService:
     def __init__(self, store: Store, event_id: int, station_urls: list[str], *,
-                 clock: Callable[[], float] = time.time, auto_advance: bool = True) -> None:
+                 clock: Callable[[], float] = time.time, auto_advance: bool = True,
+                 clock_displays: list[tuple[str, str]] | None = None,
+                 tick_s: float = 1.0) -> None:
         self.store = store
         self.event_id = event_id
         self.intake = Intake(store, event_id)
         self.clock = clock
         self.auto_advance = auto_advance
         self.drivers = [BaseStationDriver(url) for url in station_urls]
+        self.displays = [ClockDriver(url, protocol) for protocol, url in clock_displays or []]
+        self.tick_s = tick_s
         self.seats: dict[tuple[int, int], Seat] = {}
         self.sections: dict[str, SectionState] = {}
         self.alerts: list[str] = []
@@ -96,9 +102,13 @@ class HubService:
             self.sections[letter] = state
         self.views = LiveViews(self.store, self.event_id, event, winners)
         await asyncio.to_thread(self.views.load)
+        loop = asyncio.get_running_loop()
         for k, driver in enumerate(self.drivers):
             driver.start()
-            self._tasks.append(asyncio.get_running_loop().create_task(self._serve(k, driver)))
+            self._tasks.append(loop.create_task(self._serve(k, driver)))
+        for display in self.displays:
+            display.start()
+        self._tasks.append(loop.create_task(self._tick()))
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -107,6 +117,24 @@ class HubService:
                 await task
         for driver in self.drivers:
             await driver.stop()
+        for display in self.displays:
+            await display.stop()
+
+    async def _tick(self) -> None:
+        """Once a second: the round clock to every display and every seated terminal."""
+        while True:
+            now = self.clock()
+            for letter, state in self.sections.items():
+                show = state.clock.show(now)
+                if show is None:
+                    continue
+                for display in self.displays:
+                    display.show(show)
+                msg = Clock(letter, show.round, int(show.phase), show.seconds_left)
+                for seat in self.seats.values():
+                    if seat.section == letter:
+                        seat.driver.send(seat.address, msg)
+            await asyncio.sleep(self.tick_s)
 
     def _resume_round(self, section: str, movement: Movement) -> int:
         """After a restart: the first round not yet complete in the store."""

@@ -74,3 +74,41 @@ def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
             assert len(views) == 23  # its own score and the traveller after each board
             assert all(0 <= v.own_value <= 10_000 for v in views)
             assert all(any(e.ns_pair for e in v.lines) for v in views)
+
+
+def test_the_round_clock_reaches_a_sign_and_the_terminals(tmp_path):
+    """The hub pushes the clock once a tick: an Alpha sign shows the round and time left,
+    terminals get CLOCK messages."""
+    from drivers.protocol.messages import Clock
+    from simulator.clocks import VirtualAlphaSign
+
+    async def scenario():
+        store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
+        eid = store.create_event(EVENT.replace("tables = 12", "tables = 3"))
+        sign_line = PtyLine(tmp_path / "clock-1")
+        sign = VirtualAlphaSign(sign_line)
+        sign.start()
+        line = PtyLine(tmp_path / "base-1")
+        station = VirtualBaseStation(line)
+        station.add_terminal(VirtualTerminal(1, "BM-0001", "A", 1, PlayerBot(seed=1),
+                                             speed=1.0))
+        hub = HubService(store, eid, [str(line.path)],
+                         clock_displays=[("alpha", str(sign_line.path))], tick_s=0.05)
+        await hub.start()
+        station.start()
+        term = station.terminals[1]
+        try:
+            await wait_until(lambda: sign.decoder.state.shown().startswith("Round 1 - play "),
+                             20, "the sign to show round 1")
+            await wait_until(lambda: any(isinstance(m, Clock) for m in term.log.received), 20,
+                             "a CLOCK message at the terminal")
+        finally:
+            await station.stop()
+            await hub.stop()
+            sign.detach()
+            store.close()
+        clock = next(m for m in term.log.received if isinstance(m, Clock))
+        assert clock.round == 1 and 0 < clock.seconds_left <= 8 * 60
+        assert sign.decoder.state.shown().endswith(("07:59", "08:00", "07:58"))
+
+    asyncio.run(scenario())
