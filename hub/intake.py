@@ -40,6 +40,11 @@ class Intake:
         self.store = store
         self.event_id = event_id
         self.holders: dict[tuple[str, int], str] = {}
+        self.takeovers: set[tuple[str, int]] = set()
+
+    def allow_takeover(self, section: str, table: int) -> None:
+        """The TD confirmed with the PIN: the next terminal to log on takes the table."""
+        self.takeovers.add((section, table))
 
     # -- log-on (decisions: security) --------------------------------------------------------
     def logon(self, serial: str, section: str, table: int, pin_ok: bool = False
@@ -55,6 +60,9 @@ class Intake:
             return self._refuse(serial, NakCode.NOT_IN_MOVEMENT,
                                 f"section {section} has no table {table}")
         holder = self.holders.get((section, table))
+        if (section, table) in self.takeovers:
+            pin_ok = True
+            self.takeovers.discard((section, table))
         if holder is not None and holder != serial and not pin_ok:
             return self._refuse(serial, NakCode.TABLE_HELD,
                                 f"table {section}{table} is held by another terminal: ask "

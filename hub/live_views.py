@@ -69,6 +69,20 @@ class LiveViews:
         self._put(line)
         return self._rescore(line.section, line.board)
 
+    def reload_board(self, section: str, board: int) -> BoardScore | None:
+        """Read a board's live results again (after a TD correction, erasure or accept)."""
+        live = self.sections.get(section)
+        if live is None:
+            return None
+        live.lines[board] = {(x.table, x.round): x
+                             for x in self.store.live_lines(self.event_id, section)
+                             if x.board == board}
+        if not live.lines[board]:
+            live.boards.pop(board, None)
+            live.tally.remove_board(board)
+            return None
+        return self._rescore(section, board)
+
     def standings(self, section: str) -> dict[str | None, list[Standing]]:
         live = self.sections[section]
         return standings_by_direction(live.tally, self.event.rules.tie_breaks,

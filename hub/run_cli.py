@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import signal
 from pathlib import Path
 
@@ -18,15 +19,17 @@ from hub.store.store import Store, StoreError
 
 
 async def _serve(store: Store, event_id: int, stations: list[str],
-                 clocks: list[tuple[str, str]]) -> None:
-    hub = HubService(store, event_id, stations, clock_displays=clocks)
+                 clocks: list[tuple[str, str]], api: tuple[str, int], pin: str) -> None:
+    hub = HubService(store, event_id, stations, clock_displays=clocks, api=api, td_pin=pin)
     await hub.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    click.echo(f"hub running: event {event_id}, stations {', '.join(stations)}")
+    assert hub.api is not None
+    click.echo(f"hub running: event {event_id}, stations {', '.join(stations)}; "
+               f"API ws://{hub.api.host}:{hub.api.port}/v1")
     done = asyncio.ensure_future(hub.session_done.wait())
     stopped = asyncio.ensure_future(stop.wait())
     await asyncio.wait({done, stopped}, return_when=asyncio.FIRST_COMPLETED)
@@ -47,8 +50,12 @@ async def _serve(store: Store, event_id: int, stations: list[str],
 @click.option("--clock", "clocks", multiple=True,
               help="A clock display: alpha:URL (Alpha sign) or panel:URL (panel line "
                    "protocol). Repeatable.")
+@click.option("--api", "api_at", default="127.0.0.1:7170", show_default=True,
+              help="HOST:PORT of the API for the console and screens (loopback or venue LAN).")
+@click.option("--td-pin", envvar="BRIDGEHUB_TD_PIN", default=None,
+              help="The director's PIN for API commands (default: a new one, printed).")
 def run(event_file: Path, url: str | None, stations: tuple[str, ...],
-        clocks: tuple[str, ...]) -> None:
+        clocks: tuple[str, ...], api_at: str, td_pin: str | None) -> None:
     """Run the hub: drivers, intake, store and live scoring for one event."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
     store = Store.open(url or sqlite_url(event_file.with_suffix(".db")))
@@ -68,5 +75,12 @@ def run(event_file: Path, url: str | None, stations: tuple[str, ...],
             raise click.BadParameter(f"{spec!r}: write alpha:URL or panel:URL",
                                      param_hint="--clock")
         displays.append((protocol, where))
-    asyncio.run(_serve(store, event_id, list(stations), displays))
+    host, _, port = api_at.rpartition(":")
+    if not port.isdigit():
+        raise click.BadParameter(f"{api_at!r}: write HOST:PORT", param_hint="--api")
+    pin = td_pin or f"{secrets.randbelow(10_000):04d}"
+    if td_pin is None:
+        click.echo(f"director's PIN for this run: {pin}")
+    asyncio.run(_serve(store, event_id, list(stations), displays, (host or "127.0.0.1",
+                                                                  int(port)), pin))
     store.close()

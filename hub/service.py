@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from drivers.base_station import BaseStationDriver, LineDown, LineUp
 from drivers.clock.driver import ClockDriver
@@ -33,12 +34,15 @@ from drivers.protocol.messages import (
     TerminalJoined,
     TravellerEntry,
 )
+from hub.api.feed import Feed
+from hub.api.server import ApiServer
 from hub.intake import Intake, Verdict
 from hub.live_views import LiveViews, is_imps, own_line, value_hundredths
 from hub.movement.model import Movement
 from hub.round_clock import RoundClock, RoundTiming
-from hub.slow_play import TableRound
+from hub.slow_play import TableRound, minutes_behind
 from hub.store.store import LiveLine, Store, StoredResult
+from hub.td_commands import Commands
 
 log = logging.getLogger(__name__)
 SEAT_CODE = {"N": 0, "E": 1, "S": 2, "W": 3}
@@ -68,7 +72,8 @@ class HubService:
     def __init__(self, store: Store, event_id: int, station_urls: list[str], *,
                  clock: Callable[[], float] = time.time, auto_advance: bool = True,
                  clock_displays: list[tuple[str, str]] | None = None,
-                 tick_s: float = 1.0) -> None:
+                 tick_s: float = 1.0, api: tuple[str, int] | None = None,
+                 td_pin: str = "") -> None:
         self.store = store
         self.event_id = event_id
         self.intake = Intake(store, event_id)
@@ -82,6 +87,12 @@ class HubService:
         self.alerts: list[str] = []
         self.session_done = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self.feed = Feed()
+        self.commands = Commands(self)
+        self.api: ApiServer | None = None
+        if api is not None:
+            self.api = ApiServer(self.feed, self.snapshot, self.commands.dispatch, td_pin,
+                                 host=api[0], port=api[1])
 
     # -- lifecycle ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -109,8 +120,12 @@ class HubService:
         for display in self.displays:
             display.start()
         self._tasks.append(loop.create_task(self._tick()))
+        if self.api is not None:
+            await self.api.start()
 
     async def stop(self) -> None:
+        if self.api is not None:
+            await self.api.stop()
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -130,6 +145,9 @@ class HubService:
                     continue
                 for display in self.displays:
                     display.show(show)
+                self.feed.publish("clock", section=letter, round=show.round,
+                                  phase=show.phase.name.lower(),
+                                  seconds_left=show.seconds_left)
                 msg = Clock(letter, show.round, int(show.phase), show.seconds_left)
                 for seat in self.seats.values():
                     if seat.section == letter:
@@ -190,9 +208,11 @@ class HubService:
             await self._result(seat, ev, m)
             return
         if isinstance(m, TDCall):
-            await asyncio.to_thread(self.store.open_td_call, self.event_id, m.section, m.table,
-                                    m.round, m.text)
+            call = await asyncio.to_thread(self.store.open_td_call, self.event_id, m.section,
+                                           m.table, m.round, m.text)
             self.alerts.append(f"TD call at table {m.section}{m.table}")
+            self.feed.publish("td_call", call=call, section=m.section, table=m.table,
+                              round=m.round, status="launched", text=m.text)
         elif isinstance(m, RoundStarted | BoardStarted):
             state = self.sections.get(m.section)
             tr = state.tables.get((m.table, m.round)) if state else None
@@ -224,6 +244,12 @@ class HubService:
         seat.driver.ack(ev, outcome, out.text)
         if out.alert:
             self.alerts.append(out.alert)
+            self.feed.publish("alert", text=out.alert, table=m.table, round=m.round,
+                              board=m.board, result=out.stored.id if out.stored else None,
+                              held=out.verdict is Verdict.HELD)
+        if out.stored is not None and out.verdict is not Verdict.DUPLICATE:
+            self.feed.publish("result", section=m.section, table=m.table, round=m.round,
+                              board=m.board, status=out.verdict.value, id=out.stored.id)
         if out.verdict is Verdict.ACCEPTED and out.stored is not None:
             self._show_result(seat, out.stored)
             state = self.sections[m.section]
@@ -256,6 +282,56 @@ class HubService:
             stored.section, stored.board, score.traveller.lines[mine].score_ns or 0,
             value_hundredths(score, mine), 1 if is_imps(score) else 0, tuple(entries[:64])))
 
+    # -- the TD's view ------------------------------------------------------------------------
+    async def result_changed(self, section: str, board: int, why: str) -> None:
+        """A TD act changed a board: rescore it and tell the feed."""
+        await asyncio.to_thread(self.views.reload_board, section, board)
+        self.feed.publish("board_changed", section=section, board=board, why=why)
+
+    def standings_rows(self, section: str) -> list[dict[str, Any]]:
+        if section not in self.views.sections:
+            return []
+        rows: list[dict[str, Any]] = []
+        for direction, table in self.views.standings(section).items():
+            for s in table:
+                rows.append({"pair": s.pair.number, "direction": direction,
+                             "total": round(float(s.total.total), 4), "rank": s.rank,
+                             "boards": s.total.boards})
+        return rows
+
+    def publish_standings(self, section: str, released_by: str | None = None) -> None:
+        self.feed.publish("standings", section=section, round=self.sections[section].round,
+                          released_by=released_by, rows=self.standings_rows(section))
+
+    def snapshot(self) -> dict[str, object]:
+        """Everything a console needs to draw the room now."""
+        now = self.clock()
+        sections = {}
+        for letter, state in self.sections.items():
+            show = state.clock.show(now)
+            per_board = state.clock.timing.minutes_per_board * 60
+            start = state.clock.official_start(state.round) or now
+            tables = []
+            for row in state.movement.round_rows(state.round, letter):
+                tr = state.tables.get((row.table, state.round))
+                done = 0 if tr is None else sum(1 for b in row.boards if b in tr.finished_at)
+                behind = 0.0 if tr is None else minutes_behind(tr, start, per_board, now)
+                online = any(seat.section == letter and seat.table == row.table
+                             for seat in self.seats.values())
+                tables.append({"table": row.table, "ns": row.ns_pair, "ew": row.ew_pair,
+                               "boards": list(row.boards), "done": done,
+                               "minutes_behind": round(behind, 1), "online": online})
+            sections[letter] = {
+                "round": state.round, "rounds": state.movement.rounds,
+                "clock": None if show is None else {"phase": show.phase.name.lower(),
+                                                    "seconds_left": show.seconds_left},
+                "tables": tables, "standings": self.standings_rows(letter)}
+        held = [{"id": r.id, "section": r.section, "table": r.table, "round": r.round,
+                 "board": r.board} for r in self.store.results(self.event_id)
+                if r.status == "held"]
+        return {"event": self.event.event.name, "sections": sections, "held": held,
+                "td_calls": self.store.td_calls(self.event_id), "alerts": self.alerts[-50:]}
+
     async def _maybe_next_round(self, section: str) -> None:
         state = self.sections[section]
         rows = [r for r in state.movement.round_rows(state.round, section)
@@ -265,6 +341,8 @@ class HubService:
         if not done:
             return
         state.finished_rounds.add(state.round)
+        self.feed.publish("round_complete", section=section, round=state.round)
+        self.publish_standings(section)
         if state.round >= state.movement.rounds:
             if all(s.round in s.finished_rounds and s.round >= s.movement.rounds
                    for s in self.sections.values()):
@@ -276,6 +354,7 @@ class HubService:
         state.clock.start_round(state.round, self.clock())
         await asyncio.to_thread(self.store.add_clock_event, self.event_id, "start", section,
                                 state.round)
+        self.feed.publish("round_started", section=section, round=state.round)
         for seat in self.seats.values():
             if seat.section == section and seat.table is not None:
                 self._assign(seat)

@@ -53,7 +53,8 @@ def test_kill_9_and_restart_mid_round(tmp_path):
 
         def start_hub():
             return subprocess.Popen([_exe(), "run", "--event", str(event), "--db", db,
-                                     "--station", port], stdout=subprocess.DEVNULL)
+                                     "--station", port, "--api", "127.0.0.1:0",
+                                     "--td-pin", "1111"], stdout=subprocess.DEVNULL)
 
         def stored():
             if not (tmp_path / "club.db").exists():
