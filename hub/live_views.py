@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from hub.event_file import EventFile, Scoring
 from hub.store.store import LiveLine, Store
@@ -12,7 +13,7 @@ from hub.views import traveller_line
 from scoring.board import Side
 from scoring.board_score import BoardScore, ScoreKind
 from scoring.methods import PairsRules, kind_of, score_board
-from scoring.standings import Standing, Tally, standings_by_direction
+from scoring.standings import Standing, Tally, pair_keys, standings_by_direction
 from scoring.traveller import Traveller
 
 
@@ -39,12 +40,39 @@ class LiveViews:
                 self.sections[section] = SectionLive(rules, Tally(kind_of(rules), w))
 
     def load(self) -> None:
-        """Everything already stored (after a restart)."""
+        """Everything already stored (after a restart), confirmed penalties included."""
         for line in self.store.live_lines(self.event_id):
             self._put(line)
         for section, live in self.sections.items():
             for board in list(live.lines):
                 self._rescore(section, board)
+        for p in self.store.penalties(self.event_id):
+            if p["status"] == "confirmed":
+                self.apply_penalty(p)
+
+    def apply_penalty(self, penalty: dict) -> bool:
+        """Take a confirmed penalty off the payer's total (MPs at MP, IMPs at IMP scoring):
+        ``percent_of_top`` of a board's top, or IMPs. Returns False for units that pairs
+        standings cannot carry (VP, warnings, the director's own decision)."""
+        live = self.sections.get(penalty["section"])
+        if live is None:
+            return False
+        amount = Fraction(penalty["amount"])
+        unit = penalty["unit"]
+        if unit == "percent_of_top" and live.tally.kind is ScoreKind.MATCHPOINTS:
+            tops = [int(b.top[0]) for b in live.boards.values() if b.top is not None]
+            points = amount * (max(tops) if tops else 0) / 100
+        elif unit == "IMP" and live.tally.kind is ScoreKind.IMPS:
+            points = amount
+        else:
+            return False
+        payers = PAYERS.get(penalty.get("payer") or "", ())
+        ns, ew = penalty["contestants"]
+        share = Fraction(1, 2) if penalty.get("payer") == "shared" else Fraction(1)
+        for side in payers:
+            number = ns if side is Side.NS else ew
+            live.tally.adjust(pair_keys(number, side, live.tally.winners), -points * share)
+        return bool(payers)
 
     def _put(self, line: LiveLine) -> None:
         live = self.sections.get(line.section)
@@ -91,6 +119,10 @@ class LiveViews:
     def board(self, section: str, board: int) -> BoardScore | None:
         live = self.sections.get(section)
         return None if live is None else live.boards.get(board)
+
+
+PAYERS = {"NS": (Side.NS,), "EW": (Side.EW,), "both": (Side.NS, Side.EW),
+          "shared": (Side.NS, Side.EW)}
 
 
 def own_line(score: BoardScore, table_lines: list[LiveLine], table: int,

@@ -40,7 +40,7 @@ from hub.intake import Intake, Verdict
 from hub.live_views import LiveViews, is_imps, own_line, value_hundredths
 from hub.movement.model import Movement
 from hub.round_clock import RoundClock, RoundTiming
-from hub.slow_play import TableRound, minutes_behind
+from hub.slow_play import TableRound, lateness_minutes, minutes_behind, propose
 from hub.store.store import LiveLine, Store, StoredResult
 from hub.td_commands import Commands
 
@@ -88,6 +88,7 @@ class HubService:
         self.session_done = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self.feed = Feed()
+        self._proposed: dict[tuple[str, int], set[int]] = {}
         self.commands = Commands(self)
         self.api: ApiServer | None = None
         if api is not None:
@@ -256,6 +257,8 @@ class HubService:
             tr = state.tables.get((m.table, m.round))
             if tr is not None and m.board in tr.boards:
                 tr.finished_at[m.board] = self.clock()
+                if tr.done:
+                    await self._slow_play(m.section, tr)
             await self._maybe_next_round(m.section)
 
     def _show_result(self, seat: Seat, stored: StoredResult) -> None:
@@ -281,6 +284,33 @@ class HubService:
         seat.driver.send(seat.address, ResultView(
             stored.section, stored.board, score.traveller.lines[mine].score_ns or 0,
             value_hundredths(score, mine), 1 if is_imps(score) else 0, tuple(entries[:64])))
+
+    async def _slow_play(self, section: str, tr: TableRound) -> None:
+        """The table finished its round: propose the event's slow-play penalty if it was
+        late (decisions D10); the TD confirms, saying who pays, or waives."""
+        if tr.round in self._proposed.setdefault((section, tr.table), set()):
+            return
+        self._proposed[(section, tr.table)].add(tr.round)
+        scale = self.event.penalty_scale("slow_play")
+        state = self.sections[section]
+        start = state.clock.official_start(tr.round)
+        if scale is None or start is None:
+            return
+        late = lateness_minutes(tr, start, state.clock.allowed_seconds(tr.round))
+        if late is None or late <= 0:
+            return
+        earlier = sum(1 for p in await asyncio.to_thread(self.store.penalties, self.event_id)
+                      if p["status"] == "confirmed" and p["unit"] != "warning"
+                      and set(p["contestants"]) & {tr.ns_pair, tr.ew_pair})
+        proposal = propose(tr, scale, late, earlier + 1)
+        if proposal is None:
+            return
+        pid = await asyncio.to_thread(
+            self.store.propose_penalty, self.event_id, section, tr.ns_pair,
+            str(proposal.penalty.amount), proposal.penalty.unit.value, proposal.text, tr.table,
+            tr.round, tr.ew_pair)
+        self.feed.publish("penalty_proposed", id=pid, section=section, table=tr.table,
+                          round=tr.round, text=proposal.text)
 
     # -- the TD's view ------------------------------------------------------------------------
     async def result_changed(self, section: str, board: int, why: str) -> None:
@@ -330,7 +360,8 @@ class HubService:
                  "board": r.board} for r in self.store.results(self.event_id)
                 if r.status == "held"]
         return {"event": self.event.event.name, "sections": sections, "held": held,
-                "td_calls": self.store.td_calls(self.event_id), "alerts": self.alerts[-50:]}
+                "td_calls": self.store.td_calls(self.event_id), "alerts": self.alerts[-50:],
+                "penalties": self.store.penalties(self.event_id)}
 
     async def _maybe_next_round(self, section: str) -> None:
         state = self.sections[section]

@@ -170,6 +170,32 @@ class Commands:
         self.s.intake.allow_takeover(section, _int(args, "table"))
         return {}
 
+    async def cmd_confirm_penalty(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
+        """Confirm a proposed penalty, saying who pays: NS, EW, both or shared."""
+        payer = str(args.get("payer", ""))
+        if payer not in ("NS", "EW", "both", "shared"):
+            raise CommandError("payer: NS, EW, both or shared (in proportion: half each)")
+        return await self._decide(_int(args, "penalty"), True, actor, payer)
+
+    async def cmd_waive_penalty(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
+        return await self._decide(_int(args, "penalty"), False, actor, None)
+
+    async def _decide(self, pid: int, confirm: bool, actor: str,
+                      payer: str | None) -> dict[str, Any]:
+        try:
+            await asyncio.to_thread(self.s.store.decide_penalty, self.s.event_id, pid, confirm,
+                                    actor, payer)
+        except StoreError as e:
+            raise CommandError(str(e)) from None
+        penalty = next(p for p in await asyncio.to_thread(self.s.store.penalties,
+                                                          self.s.event_id) if p["id"] == pid)
+        applied = confirm and self.s.views.apply_penalty(penalty)
+        self.s.feed.publish("penalty_decided", id=pid, status=penalty["status"],
+                            payer=payer, applied=applied)
+        if applied:
+            self.s.publish_standings(penalty["section"])
+        return {"status": penalty["status"], "applied_to_standings": applied}
+
     async def cmd_release_standings(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         section = _section(self.s, args)
         self.s.publish_standings(section, released_by=actor)

@@ -90,6 +90,12 @@ class Tally:
         self._tops = np.zeros(0, np.int64)
         self._boards = np.zeros(0, np.int64)
         self._entries: dict[int, _BoardEntry] = {}
+        self._adjustments: dict[PairKey, Fraction] = {}
+
+    def adjust(self, pair: PairKey, points: Fraction | int) -> None:
+        """Add (or with a minus, take) points to a pair's total: a confirmed penalty, in MPs
+        at matchpoints or IMPs at IMP scoring."""
+        self._adjustments[pair] = self._adjustments.get(pair, Fraction(0)) + Fraction(points)
 
     # -- pairs --------------------------------------------------------------------------
     def _pair_index(self, number: int, side: Side) -> int:
@@ -176,7 +182,7 @@ class Tally:
             if self._boards[i] == 0:
                 continue
             points = sum((Fraction(int(a[i]), d) for d, a in self._sums.items() if a[i]),
-                         Fraction(0))
+                         Fraction(0)) + self._adjustments.get(key, Fraction(0))
             if self.kind is ScoreKind.MATCHPOINTS:
                 out.append(PairTotal(key, points, int(self._tops[i]), int(self._boards[i])))
             else:

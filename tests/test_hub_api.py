@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 from hub_stub import wait_until
 from websockets.asyncio.client import connect
 
@@ -126,3 +127,62 @@ def test_td_api_end_to_end(tmp_path):
         assert "command accept_held" in actions and "command pause" in actions
 
     asyncio.run(scenario())
+
+
+SLOW_EVENT = EVENT.replace('scoring = "mp"', '''scoring = "mp"
+[rules.slow_play]
+steps = [
+  { above_minutes = 0, up_to_minutes = 5, penalty = 10, unit = "percent_of_top" },
+  { above_minutes = 5, up_to_minutes = 10, penalty = 20, unit = "percent_of_top" },
+]''')
+
+
+def test_a_slow_table_is_proposed_a_penalty_that_the_td_confirms(tmp_path):
+    """D10: lateness from the official start; the scale proposes, the TD confirms (NS pays)
+    and the standings change by 20 % of a top."""
+    now = [0.0]
+
+    async def scenario():
+        store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
+        eid = store.create_event(SLOW_EVENT)
+        line = PtyLine(tmp_path / "base-1")
+        station = VirtualBaseStation(line)
+        for t in (1, 2, 3):
+            station.add_terminal(VirtualTerminal(t, f"BM-{t}", "A", t, PlayerBot(seed=t),
+                                                 speed=50_000))
+        hub = HubService(store, eid, [str(line.path)], api=("127.0.0.1", 0), td_pin="1",
+                         clock=lambda: now[0], tick_s=0.2, auto_advance=False)
+        await hub.start()  # round 1 starts at 0 s: 2 boards, 15 minutes allowed
+        now[0] = 21 * 60.0  # every table finishes 6 minutes late
+        station.start()
+        async with connect(f"ws://127.0.0.1:{hub.api.port}/v1") as ws:
+            c = Client(ws)
+            await ws.send(json.dumps({"type": "hello", "version": 1}))
+            await wait_until(lambda: sum(e["event"] == "penalty_proposed"
+                                         for e in c.events) == 3, 20, "three proposals")
+            proposal = next(e for e in c.events if e["event"] == "penalty_proposed")
+            assert "6.0 min late" in proposal["text"] and "20% of a top" in proposal["text"]
+            token = (await c.ask({"type": "login", "pin": "1"}))["token"]
+            before = {(r["pair"]): r["total"] for r in hub.standings_rows("A")}
+            reply = await c.ask({"type": "command", "token": token, "name": "confirm_penalty",
+                                 "args": {"penalty": proposal["id"], "payer": "NS"}})
+            assert reply["ok"] and reply["applied_to_standings"]
+            bad = await c.ask({"type": "command", "token": token, "name": "confirm_penalty",
+                               "args": {"penalty": proposal["id"], "payer": "nobody"}})
+            assert not bad["ok"] and "NS, EW, both or shared" in bad["error"]
+            after = {(r["pair"]): r["total"] for r in hub.standings_rows("A")}
+            c.task.cancel()
+        penalty = next(p for p in store.penalties(eid) if p["id"] == proposal["id"])
+        await station.stop()
+        await hub.stop()
+        store.close()
+        line.close()
+        return before, after, penalty
+
+    before, after, penalty = asyncio.run(scenario())
+    ns = penalty["contestants"][0]
+    assert penalty["status"] == "confirmed" and penalty["payer"] == "NS"
+    # 20 % of a top: a board's top is 2 × (3 tables − 1) = 4 MPs, so 0.8 MP off the pair's
+    # points; over its tops (2 boards × 4) that is 10 percentage points.
+    assert before[ns] - after[ns] == pytest.approx(10.0)
+    assert all(after[p] == before[p] for p in before if p != ns)

@@ -174,6 +174,8 @@ class PenaltyRecord(Base):
     decided_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
                                                            nullable=True)
     decided_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    payer: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    other_contestant: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class BoardRecord(Base):

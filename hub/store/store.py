@@ -572,16 +572,19 @@ class Store:
 
     def propose_penalty(self, event_id: int, section: str, contestant: int, amount: str,
                         unit: str, reason: str, table: int | None = None,
-                        rnd: int | None = None) -> int:
+                        rnd: int | None = None, other: int | None = None) -> int:
+        """A proposal names the table and both sides (contestant: NS, other: EW)."""
         with Session(self.engine) as db, db.begin():
             p = t.PenaltyRecord(event_id=event_id, section=section, table_no=table, round=rnd,
-                                contestant=contestant, amount=amount, unit=unit,
-                                status="proposed", reason=reason, proposed_at=self.clock())
+                                contestant=contestant, other_contestant=other, amount=amount,
+                                unit=unit, status="proposed", reason=reason,
+                                proposed_at=self.clock())
             db.add(p)
             db.flush()
             return p.id
 
-    def decide_penalty(self, event_id: int, penalty_id: int, confirm: bool, actor: str) -> None:
+    def decide_penalty(self, event_id: int, penalty_id: int, confirm: bool, actor: str,
+                       payer: str | None = None) -> None:
         with Session(self.engine) as db, db.begin():
             p = db.get(t.PenaltyRecord, penalty_id)
             if p is None or p.event_id != event_id or p.status != "proposed":
@@ -589,13 +592,18 @@ class Store:
                                  f"{event_id}")
             p.status = "confirmed" if confirm else "waived"
             p.decided_at, p.decided_by = self.clock(), actor
+            p.payer = payer if confirm else None
             db.add(t.AuditEntry(event_id=event_id, at=self.clock(), actor=actor,
-                                action="penalty_" + p.status, detail={"penalty": penalty_id}))
+                                action="penalty_" + p.status,
+                                detail={"penalty": penalty_id, "payer": payer}))
 
     def penalties(self, event_id: int) -> list[dict[str, Any]]:
         with Session(self.engine) as db:
             return [{"id": p.id, "section": p.section, "table": p.table_no, "round": p.round,
-                     "contestant": p.contestant, "amount": p.amount, "unit": p.unit,
-                     "status": p.status, "reason": p.reason, "decided_by": p.decided_by}
+                     "contestant": p.contestant,
+                     "contestants": (p.contestant, p.other_contestant),
+                     "amount": p.amount, "unit": p.unit,
+                     "status": p.status, "reason": p.reason, "decided_by": p.decided_by,
+                     "payer": p.payer}
                     for p in db.scalars(select(t.PenaltyRecord).where(
                         t.PenaltyRecord.event_id == event_id).order_by(t.PenaltyRecord.id))]
