@@ -47,9 +47,7 @@ shift || true
 case "$cmd" in
     demo)
         ensure_venv
-        "$VENV/bin/bridgehub" score examples/club_barometer_mp.csv --method mp --winners 1 --adjusted-method percent-of-actual "$@"
-        echo
-        "$VENV/bin/bridgehub" score examples/imp_pairs.csv --method ximp --ximp-cap 17 --winners 1 "$@"
+        "$VENV/bin/bridgehub" demo "$@"
         ;;
     test)
         ensure_venv

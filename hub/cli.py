@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from hub.demo_cli import demo
 from hub.event_cli import event
 from hub.movement_cli import movement
 from hub.run_cli import run
@@ -223,6 +224,7 @@ def vp(boards: int, imps_text: str | None, scale_name: str, table_file: str | No
 cli.add_command(movement)
 cli.add_command(event)
 cli.add_command(run)
+cli.add_command(demo)
 
 
 def _plugins() -> None:

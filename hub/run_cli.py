@@ -30,13 +30,13 @@ async def _serve(store: Store, event_id: int, stations: list[str],
     assert hub.api is not None
     click.echo(f"hub running: event {event_id}, stations {', '.join(stations)}; "
                f"API ws://{hub.api.host}:{hub.api.port}/v1")
-    done = asyncio.ensure_future(hub.session_done.wait())
-    stopped = asyncio.ensure_future(stop.wait())
-    await asyncio.wait({done, stopped}, return_when=asyncio.FIRST_COMPLETED)
-    if hub.session_done.is_set():
-        click.echo("session complete: every round played")
-    done.cancel()
-    stopped.cancel()
+    async def announce() -> None:
+        await hub.session_done.wait()
+        click.echo("session complete: every round played (the hub stays up for corrections)")
+
+    announcer = asyncio.ensure_future(announce())
+    await stop.wait()
+    announcer.cancel()
     await hub.stop()
 
 
