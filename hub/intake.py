@@ -24,6 +24,16 @@ class Verdict(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Pending:
+    """A checked result waiting for its commit."""
+
+    serial: str
+    entry: ResultEntry
+    status: str
+    alert: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class IntakeResult:
     verdict: Verdict
     text: str = ""
@@ -41,6 +51,8 @@ class Intake:
         self.event_id = event_id
         self.holders: dict[tuple[str, int], str] = {}
         self.takeovers: set[tuple[str, int]] = set()
+        self._live: dict[tuple[str, int, int, int], StoredResult] | None = None
+        self._deals: dict[int, str] | None = None
 
     def allow_takeover(self, section: str, table: int) -> None:
         """The TD confirmed with the PIN: the next terminal to log on takes the table."""
@@ -90,7 +102,9 @@ class Intake:
             Play(contract, declarer, msg.tricks)  # tricks 0-13
         lead = normalise_card(msg.lead) if msg.lead.strip() and contract is not None else None
         if lead is not None and declarer is not None:
-            deal = self.store.hand_record(self.event_id, msg.board)
+            if self._deals is None:
+                self._deals = self.store.hand_records(self.event_id)
+            deal = self._deals.get(msg.board)
             if deal is not None:
                 leader = opening_leader(declarer)
                 if lead not in parse_deal(deal)[leader]:
@@ -106,6 +120,26 @@ class Intake:
                            f"{msg.revision}")
 
     def submit(self, serial: str, msg: Result) -> IntakeResult:
+        """Check, store, answer: one result."""
+        pending = self.prepare(serial, msg)
+        if isinstance(pending, IntakeResult):
+            return pending
+        return self.commit([pending])[0]
+
+    # -- the two halves, so that a burst shares one durable commit ---------------------------
+    def _live_index(self) -> dict[tuple[str, int, int, int], StoredResult]:
+        if self._live is None:
+            self._live = {(r.section, r.table, r.round, r.board): r
+                          for r in self.store.live_results(self.event_id)}
+        return self._live
+
+    def invalidate(self) -> None:
+        """The director changed results: read the live results again when next needed."""
+        self._live = None
+
+    def prepare(self, serial: str, msg: Result) -> Pending | IntakeResult:
+        """Everything but the write: who may submit, validity, the movement, a clash with
+        the live result of the key. Returns what to store, or the answer at once."""
         if self.holders.get((msg.section, msg.table)) != serial:
             return self._refuse(serial, NakCode.NOT_LOGGED_ON,
                                 f"log on to table {msg.section}{msg.table} first")
@@ -126,29 +160,39 @@ class Intake:
                         msg.ew_pair)
         if key.verdict is KeyVerdict.REFUSE:
             return self._refuse(serial, NakCode.NOT_IN_MOVEMENT, key.reason)
-        status, alert = "accepted", None
         if key.verdict is KeyVerdict.HOLD:
-            status, alert = "held", key.reason
-        else:
-            live = [r for r in self.store.live_results(self.event_id, msg.section)
-                    if (r.table, r.round, r.board) == (msg.table, msg.round, msg.board)]
-            if live and not live[0].same_result(entry):
-                prior = live[0]
-                correction = prior.entered_by == serial and msg.revision > self._revision_of(
-                    prior)
-                if not correction:
-                    status = "held"
-                    alert = (f"a second, different result for table {msg.table} round "
-                             f"{msg.round} board {msg.board}")
-        stored = self.store.record(self.event_id, [entry], status=status)[0]
-        if stored.duplicate:
-            return IntakeResult(Verdict.DUPLICATE, "already stored", stored=stored)
-        if status == "held":
-            self.store.audit(self.event_id, serial, "held", {"result": stored.id,
-                                                             "reason": alert})
-            return IntakeResult(Verdict.HELD, "held for the director", stored=stored,
-                                alert=alert)
-        return IntakeResult(Verdict.ACCEPTED, "", stored=stored)
+            return Pending(serial, entry, "held", key.reason)
+        prior = self._live_index().get(entry.key)
+        if prior is not None and not prior.same_result(entry):
+            correction = prior.entered_by == serial and msg.revision > self._revision_of(prior)
+            if not correction:
+                return Pending(serial, entry, "held",
+                               f"a second, different result for table {msg.table} round "
+                               f"{msg.round} board {msg.board}")
+        return Pending(serial, entry, "accepted", None)
+
+    def commit(self, batch: list[Pending]) -> list[IntakeResult]:
+        """Store a batch durably (one transaction for the accepted ones, one for the held
+        ones), then say how to answer each, in order."""
+        out: dict[int, IntakeResult] = {}
+        for status in ("accepted", "held"):
+            chosen = [(k, p) for k, p in enumerate(batch) if p.status == status]
+            if not chosen:
+                continue
+            stored = self.store.record(self.event_id, [p.entry for _, p in chosen],
+                                       status=status)
+            for (k, p), st in zip(chosen, stored, strict=True):
+                if st.duplicate:
+                    out[k] = IntakeResult(Verdict.DUPLICATE, "already stored", stored=st)
+                elif status == "held":
+                    self.store.audit(self.event_id, p.serial, "held",
+                                     {"result": st.id, "reason": p.alert})
+                    out[k] = IntakeResult(Verdict.HELD, "held for the director", stored=st,
+                                          alert=p.alert)
+                else:
+                    self._live_index()[p.entry.key] = st
+                    out[k] = IntakeResult(Verdict.ACCEPTED, "", stored=st)
+        return [out[k] for k in range(len(batch))]
 
     @staticmethod
     def _revision_of(stored: StoredResult) -> int:

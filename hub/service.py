@@ -36,7 +36,7 @@ from drivers.protocol.messages import (
 )
 from hub.api.feed import Feed
 from hub.api.server import ApiServer
-from hub.intake import Intake, Verdict
+from hub.intake import Intake, IntakeResult, Pending, Verdict
 from hub.live_views import LiveViews, is_imps, own_line, value_hundredths
 from hub.movement.model import Movement
 from hub.round_clock import RoundClock, RoundTiming
@@ -87,6 +87,7 @@ class HubService:
         self.alerts: list[str] = []
         self.session_done = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._results: asyncio.Queue[tuple[Seat, Received, Result]] = asyncio.Queue()
         self.feed = Feed()
         self._proposed: dict[tuple[str, int], set[int]] = {}
         self.commands = Commands(self)
@@ -121,6 +122,7 @@ class HubService:
         for display in self.displays:
             display.start()
         self._tasks.append(loop.create_task(self._tick()))
+        self._tasks.append(loop.create_task(self._writer()))
         if self.api is not None:
             await self.api.start()
 
@@ -206,7 +208,7 @@ class HubService:
             self._assign(seat)
             return
         if isinstance(m, Result):
-            await self._result(seat, ev, m)
+            self._results.put_nowait((seat, ev, m))  # the writer commits in groups
             return
         if isinstance(m, TDCall):
             call = await asyncio.to_thread(self.store.open_td_call, self.event_id, m.section,
@@ -235,8 +237,34 @@ class HubService:
         seat.driver.send(seat.address, Assignment(seat.section, seat.table, state.round,
                                                   row.ns_pair, row.ew_pair, row.boards))
 
-    async def _result(self, seat: Seat, ev: Received, m: Result) -> None:
-        out = await asyncio.to_thread(self.intake.submit, seat.serial, m)
+    async def _writer(self) -> None:
+        """Results from every line, stored in groups: each durable commit is followed by the
+        ACKs of all the results it holds (decisions D11: group commit)."""
+        while True:
+            batch = [await self._results.get()]
+            while not self._results.empty() and len(batch) < 256:
+                batch.append(self._results.get_nowait())
+            try:
+                answers = await asyncio.to_thread(self._check_and_store, batch)
+            except Exception:
+                log.exception("storing %d results failed; the terminals will resend",
+                              len(batch))
+                continue
+            for (seat, ev, m), out in zip(batch, answers, strict=True):
+                try:
+                    await self._answer_result(seat, ev, m, out)
+                except Exception:
+                    log.exception("answering result %r", m)
+
+    def _check_and_store(self, batch: list[tuple[Seat, Received, Result]]) -> list[
+            IntakeResult]:
+        prepared = [self.intake.prepare(seat.serial, m) for seat, _, m in batch]
+        pending = [p for p in prepared if isinstance(p, Pending)]
+        stored = iter(self.intake.commit(pending) if pending else [])
+        return [p if isinstance(p, IntakeResult) else next(stored) for p in prepared]
+
+    async def _answer_result(self, seat: Seat, ev: Received, m: Result,
+                             out: IntakeResult) -> None:
         if out.verdict is Verdict.REFUSED:
             seat.driver.nak(ev, out.code or NakCode.INVALID_RESULT, out.text)
             return
@@ -315,6 +343,7 @@ class HubService:
     # -- the TD's view ------------------------------------------------------------------------
     async def result_changed(self, section: str, board: int, why: str) -> None:
         """A TD act changed a board: rescore it and tell the feed."""
+        self.intake.invalidate()
         await asyncio.to_thread(self.views.reload_board, section, board)
         self.feed.publish("board_changed", section=section, board=board, why=why)
 

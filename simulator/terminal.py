@@ -21,6 +21,7 @@ from drivers.protocol.messages import (
     NakCode,
     Outcome,
     Result,
+    ResultView,
     RoundStarted,
     Status,
     TDCall,
@@ -44,6 +45,8 @@ class TerminalLog:
     refused: list[tuple[Message, NakCode | int, str]] = field(default_factory=list)
     received: list[Message] = field(default_factory=list)
     gave_up: int = 0
+    ack_s: list[float] = field(default_factory=list)  # result sent → ACK
+    view_s: list[float] = field(default_factory=list)  # result sent → rescored traveller
 
 
 class VirtualTerminal:
@@ -64,6 +67,7 @@ class VirtualTerminal:
         self._assigned = asyncio.Event()
         self.round_done = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._sent_at: dict[tuple[int, int], float] = {}
 
     # -- power --------------------------------------------------------------------------------
     def boot(self) -> None:
@@ -122,6 +126,7 @@ class VirtualTerminal:
         result = Result(a.section, a.table, a.round, board, a.ns_pair, a.ew_pair, contract,
                         declarer, lead, tricks, self.now_ms(), revision)
         self.unacked[(a.section, a.table, a.round, board, revision)] = result
+        self._sent_at[(a.round, board)] = time.perf_counter()
         self.send(result)
         self.send(Verify(a.section, a.table, a.round, board, 1))
         return result
@@ -132,6 +137,10 @@ class VirtualTerminal:
         if isinstance(ev, Received):
             msg = ev.message
             self.log.received.append(msg)
+            if isinstance(msg, ResultView) and self.assignment is not None:
+                sent = self._sent_at.get((self.assignment.round, msg.board))
+                if sent is not None:
+                    self.log.view_s.append(time.perf_counter() - sent)
             if isinstance(msg, Assignment):
                 self.assignment = msg
                 self.log.shown.append(f"table {msg.table} round {msg.round}: "
@@ -144,6 +153,9 @@ class VirtualTerminal:
             if isinstance(ev.message, Result):
                 r = ev.message
                 self.unacked.pop((r.section, r.table, r.round, r.board, r.revision), None)
+                sent = self._sent_at.get((r.round, r.board))
+                if sent is not None:
+                    self.log.ack_s.append(time.perf_counter() - sent)
                 (self.log.held if ev.outcome is Outcome.HELD else self.log.accepted).append(r)
                 if ev.text:
                     self.log.shown.append(ev.text)

@@ -295,6 +295,13 @@ class Store:
                                 action="player_set", detail={"section": section,
                                                              "pair": pair, "seat": index}))
 
+    def hand_records(self, event_id: int, session: int = 0) -> dict[int, str]:
+        """Every board's deal of a session (empty without hand records)."""
+        with Session(self.engine) as db:
+            return {n: d for n, d in db.execute(select(t.BoardRecord.number, t.BoardRecord.deal)
+                                                .where(t.BoardRecord.event_id == event_id,
+                                                       t.BoardRecord.session == session))}
+
     def hand_record(self, event_id: int, board: int, session: int = 0) -> str | None:
         """The deal of a board (PBN ``N:…``), if the event has hand records."""
         with Session(self.engine) as db:
