@@ -82,6 +82,9 @@ class HubService:
         self.drivers = [BaseStationDriver(url) for url in station_urls]
         self.displays = [ClockDriver(url, protocol) for protocol, url in clock_displays or []]
         self.tick_s = tick_s
+        self.clock_sync_s = 30.0
+        self._told: dict[str, tuple[int, object]] = {}
+        self._next_sync: dict[str, float] = {}
         self.seats: dict[tuple[int, int], Seat] = {}
         self.sections: dict[str, SectionState] = {}
         self.alerts: list[str] = []
@@ -151,10 +154,16 @@ class HubService:
                 self.feed.publish("clock", section=letter, round=show.round,
                                   phase=show.phase.name.lower(),
                                   seconds_left=show.seconds_left)
-                msg = Clock(letter, show.round, int(show.phase), show.seconds_left)
-                for seat in self.seats.values():
-                    if seat.section == letter:
-                        seat.driver.send(seat.address, msg)
+                # terminals count down themselves: tell them when the phase changes, and
+                # every clock_sync_s to stay in step (not 200 frames a second)
+                key = (show.round, show.phase)
+                if key != self._told.get(letter) or now >= self._next_sync.get(letter, 0):
+                    self._told[letter] = key
+                    self._next_sync[letter] = now + self.clock_sync_s
+                    msg = Clock(letter, show.round, int(show.phase), show.seconds_left)
+                    for seat in self.seats.values():
+                        if seat.section == letter:
+                            seat.driver.send(seat.address, msg)
             await asyncio.sleep(self.tick_s)
 
     def _resume_round(self, section: str, movement: Movement) -> int:
