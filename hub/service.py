@@ -17,7 +17,7 @@ from typing import Any
 
 from drivers.base_station import BaseStationDriver, LineDown, LineUp
 from drivers.clock.driver import ClockDriver
-from drivers.protocol.link import Received
+from drivers.protocol.link import Received, Refused
 from drivers.protocol.messages import (
     Assignment,
     BoardStarted,
@@ -26,11 +26,14 @@ from drivers.protocol.messages import (
     Logon,
     NakCode,
     Outcome,
+    PlayerName,
+    PlayerNumber,
     Result,
     ResultView,
     RoundStarted,
     Status,
     TDCall,
+    TDMessage,
     TerminalJoined,
     TravellerEntry,
 )
@@ -190,6 +193,14 @@ class HubService:
         if isinstance(ev, LineUp | LineDown):
             log.info("%s: %s", driver.url, type(ev).__name__)
             return
+        if isinstance(ev, Refused):  # stale epoch, replay, bad payload: logged with the device
+            seat = self.seats.get((k, ev.terminal))
+            who = seat.serial if seat else f"{driver.url}#{ev.terminal}"
+            log.warning("refused a frame from %s: %s", who, ev.reason)
+            await asyncio.to_thread(self.store.audit, self.event_id, who, "frame_refused",
+                                    {"code": ev.code.name, "reason": ev.reason,
+                                     "epoch": ev.epoch, "seq": ev.seq})
+            return
         if not isinstance(ev, Received):
             return
         m = ev.message
@@ -230,10 +241,41 @@ class HubService:
             tr = state.tables.get((m.table, m.round)) if state else None
             if tr is not None and tr.first_action_at is None:
                 tr.first_action_at = self.clock()
+        elif isinstance(m, PlayerNumber):
+            await self._player_number(seat, m)
         elif isinstance(m, Status):
-            pass
+            await asyncio.to_thread(self.store.touch_device, self.event_id, "terminal",
+                                    seat.serial)
         if m.NEEDS_ACK:
             driver.ack(ev)
+
+    async def _player_number(self, seat: Seat, m: PlayerNumber) -> None:
+        """A player keyed a member number: stored for the pair at that seat, and the name,
+        if the event knows it, goes back to the terminal."""
+        state = self.sections.get(m.section)
+        row = state.movement.row(m.section, m.table, m.round) if state else None
+        if row is None or m.seat > 3:
+            return
+        pair = row.ns_pair if m.seat in (0, 2) else row.ew_pair
+        index = 0 if m.seat in (0, 1) else 1
+        name = None
+        for c in await asyncio.to_thread(self.store.contestants, self.event_id, m.section):
+            for player in c["players"]:
+                if player.get("number") == m.number:
+                    name = player.get("name")
+        await asyncio.to_thread(self.store.set_player, self.event_id, m.section, pair, index,
+                                name=name, number=m.number, actor=seat.serial)
+        seat.driver.send(seat.address, PlayerName(m.section, m.table, m.round, m.seat,
+                                                  m.number, name or ""))
+
+    def broadcast(self, text: str, section: str | None = None, beep: bool = True) -> int:
+        """A director's message to every terminal (of a section)."""
+        count = 0
+        for seat in self.seats.values():
+            if seat.table is not None and section in (None, seat.section):
+                seat.driver.send(seat.address, TDMessage(text[:300], int(beep)))
+                count += 1
+        return count
 
     def _assign(self, seat: Seat) -> None:
         assert seat.section is not None and seat.table is not None

@@ -196,6 +196,14 @@ class Commands:
             self.s.publish_standings(penalty["section"])
         return {"status": penalty["status"], "applied_to_standings": applied}
 
+    async def cmd_message(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
+        """A message to every terminal, or to one section's."""
+        text = str(args.get("text", "")).strip()
+        if not text:
+            raise CommandError("text: the message is empty")
+        section = _section(self.s, args) if args.get("section") else None
+        return {"terminals": self.s.broadcast(text, section)}
+
     async def cmd_release_standings(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         section = _section(self.s, args)
         self.s.publish_standings(section, released_by=actor)

@@ -10,6 +10,7 @@ import pytest
 from hub_stub import wait_until
 from websockets.asyncio.client import connect
 
+from drivers.protocol.messages import PlayerName, PlayerNumber, TDMessage
 from hub.service import HubService
 from hub.store.store import Store
 from simulator.bots import PlayerBot
@@ -109,6 +110,16 @@ def test_td_api_end_to_end(tmp_path):
                 assert not bad["ok"] and "level 1-7" in bad["error"]
                 unknown = await cmd("fly")
                 assert not unknown["ok"] and "accept_held" in unknown["error"]
+                sent = await cmd("message", text="Last round: 3 boards")
+                assert sent["ok"] and sent["terminals"] == 3
+                await wait_until(lambda: all(any(isinstance(x, TDMessage) for x in
+                                                 t.log.received)
+                                             for t in station.terminals.values()), 10,
+                                 "the director's message at every table")
+                station.terminals[2].send(PlayerNumber("A", 2, 1, 0, "1001"))
+                await wait_until(lambda: any(isinstance(x, PlayerName) for x in
+                                             station.terminals[2].log.received), 10,
+                                 "the name for the member number")
                 last = c.events[-1]["seq"]
                 c.task.cancel()
             async with connect(url) as ws:  # reconnect and resume: no snapshot
@@ -125,6 +136,7 @@ def test_td_api_end_to_end(tmp_path):
         actions = [a["action"] for a in Store.open(f"sqlite:///{tmp_path / 'event.db'}")
                    .audit_log(eid)]
         assert "command accept_held" in actions and "command pause" in actions
+        assert "player_set" in actions
 
     asyncio.run(scenario())
 
