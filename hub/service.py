@@ -287,6 +287,10 @@ class HubService:
             seat.section, row.table, state.round, row.boards, row.ns_pair, row.ew_pair))
         seat.driver.send(seat.address, Assignment(seat.section, seat.table, state.round,
                                                   row.ns_pair, row.ew_pair, row.boards))
+        show = state.clock.show(self.clock())
+        if show is not None:  # a table that just logged on needs the clock now
+            seat.driver.send(seat.address, Clock(seat.section, show.round, int(show.phase),
+                                                 show.seconds_left))
 
     async def _writer(self) -> None:
         """Results from every line, stored in groups: each durable commit is followed by the
