@@ -68,8 +68,12 @@ case "$cmd" in
         ensure_venv
         "$VENV/bin/python" bench/wire.py "$@"
         ;;
+    bench-room)
+        ensure_venv
+        "$VENV/bin/python" bench/room.py "$@"
+        ;;
     *)
-        echo "usage: bash dev.sh demo|test|bench|bench-store|bench-wire [args]" >&2
+        echo "usage: bash dev.sh demo|test|bench|bench-store|bench-wire|bench-room [args]" >&2
         exit 2
         ;;
 esac

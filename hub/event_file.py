@@ -182,8 +182,9 @@ class Timing(_Strict):
 
 
 class Display(_Strict):
-    """What players see when (terminals and screens)."""
+    """What players see when (terminals and screens), and how results are verified."""
 
+    verification: Literal["opponents", "none"] = "opponents"
     rankings_after_each_round: bool = True
     hide_rankings_last_rounds: int = Field(default=0, ge=0)
     travellers: Literal["after_play", "never", "always"] = "after_play"

@@ -28,6 +28,8 @@ from drivers.protocol.messages import (
     Outcome,
     PlayerName,
     PlayerNumber,
+    RankingPage,
+    RankLine,
     Result,
     ResultView,
     RoundStarted,
@@ -36,6 +38,7 @@ from drivers.protocol.messages import (
     TDMessage,
     TerminalJoined,
     TravellerEntry,
+    Verify,
 )
 from hub.api.feed import Feed
 from hub.api.server import ApiServer
@@ -94,6 +97,8 @@ class HubService:
         self.session_done = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._results: asyncio.Queue[tuple[Seat, Received, Result]] = asyncio.Queue()
+        self._verified: set[tuple[str, int, int, int]] = set()
+        self._unverified: set[tuple[str, int, int, int]] = set()
         self.feed = Feed()
         self._proposed: dict[tuple[str, int], set[int]] = {}
         self.commands = Commands(self)
@@ -241,6 +246,8 @@ class HubService:
             tr = state.tables.get((m.table, m.round)) if state else None
             if tr is not None and tr.first_action_at is None:
                 tr.first_action_at = self.clock()
+        elif isinstance(m, Verify):
+            await self._verify(m)
         elif isinstance(m, PlayerNumber):
             await self._player_number(seat, m)
         elif isinstance(m, Status):
@@ -336,13 +343,11 @@ class HubService:
                               board=m.board, status=out.verdict.value, id=out.stored.id)
         if out.verdict is Verdict.ACCEPTED and out.stored is not None:
             self._show_result(seat, out.stored)
-            state = self.sections[m.section]
-            tr = state.tables.get((m.table, m.round))
-            if tr is not None and m.board in tr.boards:
-                tr.finished_at[m.board] = self.clock()
-                if tr.done:
-                    await self._slow_play(m.section, tr)
-            await self._maybe_next_round(m.section)
+            key = (m.section, m.table, m.round, m.board)
+            if self.event.rules.display.verification == "none" or key in self._verified:
+                await self._board_finished(m.section, m.table, m.round, m.board)
+            else:
+                self._unverified.add(key)
 
     def _show_result(self, seat: Seat, stored: StoredResult) -> None:
         """Rescore the board; send the table its own score and the traveller (only after
@@ -367,6 +372,31 @@ class HubService:
         seat.driver.send(seat.address, ResultView(
             stored.section, stored.board, score.traveller.lines[mine].score_ns or 0,
             value_hundredths(score, mine), 1 if is_imps(score) else 0, tuple(entries[:64])))
+
+    async def _verify(self, m: Verify) -> None:
+        """The opponents' verification (decisions D10: a board is finished when its result
+        is entered and verified). A rejection goes to the director."""
+        key = (m.section, m.table, m.round, m.board)
+        if not m.agreed:
+            text = (f"the opponents rejected the result of board {m.board} at table "
+                    f"{m.section}{m.table}")
+            self.alerts.append(text)
+            self.feed.publish("alert", text=text, table=m.table, round=m.round,
+                              board=m.board, result=None, held=False)
+            return
+        self._verified.add(key)
+        if key in self._unverified:
+            self._unverified.discard(key)
+            await self._board_finished(*key)
+
+    async def _board_finished(self, section: str, table: int, rnd: int, board: int) -> None:
+        state = self.sections[section]
+        tr = state.tables.get((table, rnd))
+        if tr is not None and board in tr.boards:
+            tr.finished_at[board] = self.clock()
+            if tr.done:
+                await self._slow_play(section, tr)
+        await self._maybe_next_round(section)
 
     async def _slow_play(self, section: str, tr: TableRound) -> None:
         """The table finished its round: propose the event's slow-play penalty if it was
@@ -413,9 +443,38 @@ class HubService:
                              "boards": s.total.boards})
         return rows
 
-    def publish_standings(self, section: str, released_by: str | None = None) -> None:
-        self.feed.publish("standings", section=section, round=self.sections[section].round,
-                          released_by=released_by, rows=self.standings_rows(section))
+    def held_boards(self, section: str, rnd: int) -> set[int]:
+        boards = {b for row in self.sections[section].movement.round_rows(rnd, section)
+                  for b in row.boards}
+        return {r.board for r in self.store.results(self.event_id, section)
+                if r.status == "held" and r.board in boards}
+
+    def publish_standings(self, section: str, released_by: str | None = None,
+                          provisional: list[int] | None = None,
+                          round_: int | None = None) -> None:
+        """Standings to the feed; boards released with open questions are marked
+        provisional (decisions D12)."""
+        self.feed.publish("standings", section=section,
+                          round=round_ if round_ is not None else self.sections[section].round,
+                          released_by=released_by, provisional=provisional or [],
+                          rows=self.standings_rows(section))
+
+    def send_rankings(self, section: str, rnd: int) -> None:
+        """Ranking pages to the terminals, as the event allows (hidden for the last
+        rounds when it says so)."""
+        display = self.event.rules.display
+        state = self.sections[section]
+        if not display.rankings_after_each_round or (
+                rnd > state.movement.rounds - display.hide_rankings_last_rounds):
+            return
+        rows = sorted(self.standings_rows(section), key=lambda r: -r["total"])
+        pages = max(1, -(-len(rows) // 32))
+        lines = tuple(RankLine(r["rank"], r["pair"], round(r["total"] * 100), "")
+                      for r in rows[:32])
+        page = RankingPage(section, rnd, 1, pages, lines)
+        for seat in self.seats.values():
+            if seat.section == section and seat.table is not None:
+                seat.driver.send(seat.address, page)
 
     def snapshot(self) -> dict[str, object]:
         """Everything a console needs to draw the room now."""
@@ -432,11 +491,16 @@ class HubService:
                 behind = 0.0 if tr is None else minutes_behind(tr, start, per_board, now)
                 online = any(seat.section == letter and seat.table == row.table
                              for seat in self.seats.values())
+                unverified = sum(1 for b in row.boards
+                                 if (letter, row.table, state.round, b) in self._unverified)
                 tables.append({"table": row.table, "ns": row.ns_pair, "ew": row.ew_pair,
                                "boards": list(row.boards), "done": done,
+                               "unverified": unverified,
                                "minutes_behind": round(behind, 1), "online": online})
+            finish = state.clock.predicted_finish(now, state.movement.rounds)
             sections[letter] = {
                 "round": state.round, "rounds": state.movement.rounds,
+                "predicted_finish": finish,
                 "clock": None if show is None else {"phase": show.phase.name.lower(),
                                                     "seconds_left": show.seconds_left},
                 "tables": tables, "standings": self.standings_rows(letter)}
@@ -448,28 +512,38 @@ class HubService:
                 "penalties": self.store.penalties(self.event_id)}
 
     async def _maybe_next_round(self, section: str) -> None:
+        """When every table has finished the round: publish, then start the next round.
+        Everything that decides happens before the first await, so a round completes (and
+        the next starts) exactly once, however many boards finish at the same moment."""
         state = self.sections[section]
-        rows = [r for r in state.movement.round_rows(state.round, section)
-                if r.ns_pair and r.ew_pair]
-        done = all((r.table, state.round) in state.tables
-                   and state.tables[(r.table, state.round)].done for r in rows)
-        if not done:
+        rnd = state.round
+        if rnd in state.finished_rounds:
             return
-        state.finished_rounds.add(state.round)
-        self.feed.publish("round_complete", section=section, round=state.round)
-        self.publish_standings(section)
-        if state.round >= state.movement.rounds:
-            if all(s.round in s.finished_rounds and s.round >= s.movement.rounds
-                   for s in self.sections.values()):
-                self.session_done.set()
+        rows = [r for r in state.movement.round_rows(rnd, section) if r.ns_pair and r.ew_pair]
+        if not all((r.table, rnd) in state.tables and state.tables[(r.table, rnd)].done
+                   for r in rows):
             return
-        if not self.auto_advance:
-            return
-        state.round += 1
-        state.clock.start_round(state.round, self.clock())
-        await asyncio.to_thread(self.store.add_clock_event, self.event_id, "start", section,
-                                state.round)
-        self.feed.publish("round_started", section=section, round=state.round)
-        for seat in self.seats.values():
-            if seat.section == section and seat.table is not None:
-                self._assign(seat)
+        state.finished_rounds.add(rnd)
+        last = rnd >= state.movement.rounds
+        advance = self.auto_advance and not last
+        if advance:
+            state.round = rnd + 1
+            state.clock.start_round(state.round, self.clock())
+            for seat in self.seats.values():
+                if seat.section == section and seat.table is not None:
+                    self._assign(seat)
+        if last and all(s.round in s.finished_rounds and s.round >= s.movement.rounds
+                        for s in self.sections.values()):
+            self.session_done.set()
+        self.feed.publish("round_complete", section=section, round=rnd)
+        held = await asyncio.to_thread(self.held_boards, section, rnd)
+        if held:  # decisions D12: not published while its boards have held results
+            self.feed.publish("standings_withheld", section=section, round=rnd,
+                              boards=sorted(held))
+        else:
+            self.publish_standings(section, round_=rnd)
+            self.send_rankings(section, rnd)
+        if advance:
+            await asyncio.to_thread(self.store.add_clock_event, self.event_id, "start",
+                                    section, rnd + 1)
+            self.feed.publish("round_started", section=section, round=rnd + 1)

@@ -206,5 +206,8 @@ class Commands:
 
     async def cmd_release_standings(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         section = _section(self.s, args)
-        self.s.publish_standings(section, released_by=actor)
-        return {}
+        rnd = self.s.sections[section].round
+        held = await asyncio.to_thread(self.s.held_boards, section, rnd)
+        self.s.publish_standings(section, released_by=actor, provisional=sorted(held))
+        self.s.send_rankings(section, rnd)
+        return {"provisional": sorted(held)}

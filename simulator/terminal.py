@@ -68,6 +68,7 @@ class VirtualTerminal:
         self.round_done = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._sent_at: dict[tuple[int, int], float] = {}
+        self._retried: set[Message] = set()
 
     # -- power --------------------------------------------------------------------------------
     def boot(self) -> None:
@@ -141,7 +142,10 @@ class VirtualTerminal:
                 sent = self._sent_at.get((self.assignment.round, msg.board))
                 if sent is not None:
                     self.log.view_s.append(time.perf_counter() - sent)
-            if isinstance(msg, Assignment):
+            if isinstance(msg, Assignment) and not (
+                    self.assignment is not None
+                    and (self.assignment.section, self.assignment.table,
+                         self.assignment.round) == (msg.section, msg.table, msg.round)):
                 self.assignment = msg
                 self.log.shown.append(f"table {msg.table} round {msg.round}: "
                                       f"NS {msg.ns_pair} EW {msg.ew_pair}")
@@ -162,8 +166,10 @@ class VirtualTerminal:
         elif isinstance(ev, Nacked):
             self.log.refused.append((ev.message, ev.code, ev.text))
             self.log.shown.append(ev.text)
-            if ev.code == NakCode.NOT_LOGGED_ON and not isinstance(ev.message, Logon):
-                # the hub does not know us (it restarted): log on again, then resend
+            if (ev.code == NakCode.NOT_LOGGED_ON and not isinstance(ev.message, Logon)
+                    and ev.message not in self._retried):
+                # the hub does not know us (it restarted): log on again, then resend once
+                self._retried.add(ev.message)
                 self.send(Logon(self.serial, self.section, self.table, "sim-1"))
                 self.send(ev.message)
                 return

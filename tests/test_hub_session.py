@@ -8,7 +8,7 @@ import asyncio
 
 from hub_stub import wait_until
 
-from drivers.protocol.messages import ResultView
+from drivers.protocol.messages import RankingPage, Result, ResultView
 from hub.service import HubService
 from hub.store.store import Store
 from hub.views import rebuild
@@ -39,13 +39,19 @@ def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
                     enumerate(lines, 1)]
         for table in range(1, 13):
             station = stations[(table - 1) // 6]
-            station.add_terminal(VirtualTerminal(table, f"BM-{table:04d}", "A", table,
-                                                 PlayerBot(seed=table), speed=50_000))
+            bot = PlayerBot(seed=table, correction_rate=1.0 if table == 3 else 0.0,
+                            td_call_rate=1.0 if table == 4 else 0.0)
+            station.add_terminal(VirtualTerminal(table, f"BM-{table:04d}", "A", table, bot,
+                                                 speed=50_000))
         hub = HubService(store, eid, [str(line.path) for line in lines])
         await hub.start()
         for s in stations:
             s.start()
         try:
+            intruder = stations[0].terminals[1]
+            await wait_until(lambda: intruder.assignment is not None, 20, "table 1's log-on")
+            # a terminal keyed the wrong table: refused, with the reason shown at the table
+            intruder.send(Result("A", 7, 1, 1, 1, 2, "3NT", 0, "", 9, 0, 1))
             await wait_until(hub.session_done.is_set, 120, "all 23 rounds to be played")
             await wait_until(lambda: all(not t.unacked for s in stations
                                          for t in s.terminals.values()), 30,
@@ -55,12 +61,18 @@ def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
                 await s.stop()
             await hub.stop()
         view = rebuild(store, eid)["A"]
+        calls = store.td_calls(eid)
+        revisions = {r.revision for r in store.results(eid) if r.table == 3}
         store.close()
         for line in lines:
             line.close()
-        return view, stations
+        return view, stations, calls, revisions
 
-    view, stations = asyncio.run(scenario())
+    view, stations, calls, revisions = asyncio.run(scenario())
+    assert len(calls) == 23 and all(c["table"] == 4 for c in calls)  # a TD call a board
+    assert revisions == {1, 2}  # table 3 corrected every board: revision 2 is live
+    refusals = stations[0].terminals[1].log.refused
+    assert any("log on to table A7 first" in text for _, _, text in refusals)
     assert len(view.boards) == 23 and all(len(b.traveller) == 12 for b in view.boards)
     table = view.standings[None]
     assert len(table) == 24
@@ -69,11 +81,14 @@ def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
     assert mean == 50  # matchpoints on every board sum to the top
     for station in stations:
         for t in station.terminals.values():
-            assert not t.unacked and len(t.log.accepted) == 23
+            assert not t.unacked and len({r.board for r in t.log.accepted}) == 23
             views = [m for m in t.log.received if isinstance(m, ResultView)]
-            assert len(views) == 23  # its own score and the traveller after each board
+            # its own score and the traveller after each board (and after each correction)
+            assert len(views) == len(t.log.accepted) == (46 if t.table == 3 else 23)
             assert all(0 <= v.own_value <= 10_000 for v in views)
             assert all(any(e.ns_pair for e in v.lines) for v in views)
+            pages = [m for m in t.log.received if isinstance(m, RankingPage)]
+            assert len(pages) == 23 and len(pages[-1].lines) == 24
 
 
 def test_the_round_clock_reaches_a_sign_and_the_terminals(tmp_path):
