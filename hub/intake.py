@@ -127,7 +127,7 @@ class Intake:
         return self.commit([pending])[0]
 
     # -- the two halves, so that a burst shares one durable commit ---------------------------
-    def _live_index(self) -> dict[tuple[str, int, int, int], StoredResult]:
+    def live_index(self) -> dict[tuple[str, int, int, int], StoredResult]:
         if self._live is None:
             self._live = {(r.section, r.table, r.round, r.board): r
                           for r in self.store.live_results(self.event_id)}
@@ -162,7 +162,7 @@ class Intake:
             return self._refuse(serial, NakCode.NOT_IN_MOVEMENT, key.reason)
         if key.verdict is KeyVerdict.HOLD:
             return Pending(serial, entry, "held", key.reason)
-        prior = self._live_index().get(entry.key)
+        prior = self.live_index().get(entry.key)
         if prior is not None and not prior.same_result(entry):
             correction = prior.entered_by == serial and msg.revision > self._revision_of(prior)
             if not correction:
@@ -190,7 +190,7 @@ class Intake:
                     out[k] = IntakeResult(Verdict.HELD, "held for the director", stored=st,
                                           alert=p.alert)
                 else:
-                    self._live_index()[p.entry.key] = st
+                    self.live_index()[p.entry.key] = st
                     out[k] = IntakeResult(Verdict.ACCEPTED, "", stored=st)
         return [out[k] for k in range(len(batch))]
 

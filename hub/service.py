@@ -126,6 +126,7 @@ class HubService:
             self.sections[letter] = state
         self.views = LiveViews(self.store, self.event_id, event, winners)
         await asyncio.to_thread(self.views.load)
+        await asyncio.to_thread(self.intake.live_index)
         loop = asyncio.get_running_loop()
         for k, driver in enumerate(self.drivers):
             driver.start()
@@ -231,6 +232,7 @@ class HubService:
             seat.section, seat.table = m.section, m.table
             driver.ack(ev, Outcome.OK, verdict.text)
             self._assign(seat)
+            await self._maybe_next_round(m.section)  # a restarted hub may find it complete
             return
         if isinstance(m, Result):
             self._results.put_nowait((seat, ev, m))  # the writer commits in groups
@@ -290,8 +292,14 @@ class HubService:
         row = state.movement.row(seat.section, seat.table, state.round)
         if row is None:
             return
-        state.tables.setdefault((row.table, state.round), TableRound(
-            seat.section, row.table, state.round, row.boards, row.ns_pair, row.ew_pair))
+        if (row.table, state.round) not in state.tables:
+            tr = TableRound(seat.section, row.table, state.round, row.boards, row.ns_pair,
+                            row.ew_pair)
+            stored = self.intake.live_index()  # after a restart: what is already stored
+            for b in row.boards:
+                if (seat.section, row.table, state.round, b) in stored:
+                    tr.finished_at[b] = self.clock()
+            state.tables[(row.table, state.round)] = tr
         seat.driver.send(seat.address, Assignment(seat.section, seat.table, state.round,
                                                   row.ns_pair, row.ew_pair, row.boards))
         show = state.clock.show(self.clock())
