@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from hub.console_cli import console
 from hub.demo_cli import demo
 from hub.event_cli import event
 from hub.movement_cli import movement
@@ -225,6 +226,7 @@ cli.add_command(movement)
 cli.add_command(event)
 cli.add_command(run)
 cli.add_command(demo)
+cli.add_command(console)
 
 
 def _plugins() -> None:

@@ -1,6 +1,6 @@
-"""``bridgehub demo``: a whole simulated room on the embedded SQLite default: the simulator
-and the hub as separate processes (decisions D1), followed through the hub's API. The TD
-console (issue [CONSOLE]) will join them; until then the demo prints the room."""
+"""``bridgehub demo``: a whole simulated room on the embedded SQLite default: the simulator,
+the hub and the TD console as separate processes (decisions D1). Without a terminal (or
+with ``--no-console``) it follows the hub's API and prints the standings every round."""
 
 from __future__ import annotations
 
@@ -77,8 +77,14 @@ async def _follow(port: int, rounds: int, show: int) -> None:
               help="Time factor for the players (300: a 7-minute board in 1.4 s).")
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Where the event, its database and the lines go.")
-def demo(tables: int, boards_per_round: int, speed: float, folder: Path | None) -> None:
-    """A simulated room: the simulator and the hub as separate processes."""
+@click.option("--console/--no-console", default=None,
+              help="Run the TD console (default: when the output is a terminal); without "
+                   "it the demo prints the standings after every round.")
+def demo(tables: int, boards_per_round: int, speed: float, folder: Path | None,
+         console: bool | None) -> None:
+    """A simulated room: simulator, hub and TD console as separate processes."""
+    if console is None:
+        console = sys.stdout.isatty()
     folder = folder or Path(tempfile.mkdtemp(prefix="bridgehub-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     event = folder / "demo.toml"
@@ -99,6 +105,10 @@ def demo(tables: int, boards_per_round: int, speed: float, folder: Path | None) 
                                 "--api", f"127.0.0.1:{port}", "--td-pin", "0000"],
                                stdout=subprocess.DEVNULL)
         click.echo(f"hub: API ws://127.0.0.1:{port}/v1, database {event.with_suffix('.db')}")
+        if console:
+            subprocess.run([_exe(), "console", "--api", f"ws://127.0.0.1:{port}/v1", "--pin",
+                            "0000"], check=False)
+            return
         asyncio.run(_follow(port, rounds, 3))
         click.echo("session complete; final standings stored in the database "
                    f"(bridgehub event standings --db sqlite:///{event.with_suffix('.db')} "

@@ -63,6 +63,7 @@ class Seat:
     serial: str
     section: str | None = None
     table: int | None = None
+    online: bool = True
 
 
 @dataclass
@@ -195,9 +196,20 @@ class HubService:
             except Exception:  # one bad message must not stop the room
                 log.exception("event %r from %s", ev, driver.url)
 
+    def _online(self, section: str, table: int) -> bool:
+        """A terminal is logged on at the table and its line is up."""
+        return any(seat.online and seat.section == section and seat.table == table
+                   for seat in self.seats.values())
+
     async def _handle(self, k: int, driver: BaseStationDriver, ev: object) -> None:
         if isinstance(ev, LineUp | LineDown):
             log.info("%s: %s", driver.url, type(ev).__name__)
+            if isinstance(ev, LineDown):  # its tables are out of reach until they log on again
+                for gone in self.seats.values():
+                    if gone.driver is driver and gone.table is not None and gone.online:
+                        gone.online = False
+                        self.feed.publish("table_online", section=gone.section,
+                                          table=gone.table, online=False)
             return
         if isinstance(ev, Refused):  # stale epoch, replay, bad payload: logged with the device
             seat = self.seats.get((k, ev.terminal))
@@ -229,8 +241,9 @@ class HubService:
             if verdict.verdict is Verdict.REFUSED:
                 driver.nak(ev, verdict.code or NakCode.NOT_ALLOWED, verdict.text)
                 return
-            seat.section, seat.table = m.section, m.table
+            seat.section, seat.table, seat.online = m.section, m.table, True
             driver.ack(ev, Outcome.OK, verdict.text)
+            self.feed.publish("table_online", section=m.section, table=m.table, online=True)
             self._assign(seat)
             await self._maybe_next_round(m.section)  # a restarted hub may find it complete
             return
@@ -497,8 +510,7 @@ class HubService:
                 tr = state.tables.get((row.table, state.round))
                 done = 0 if tr is None else sum(1 for b in row.boards if b in tr.finished_at)
                 behind = 0.0 if tr is None else minutes_behind(tr, start, per_board, now)
-                online = any(seat.section == letter and seat.table == row.table
-                             for seat in self.seats.values())
+                online = self._online(letter, row.table)
                 unverified = sum(1 for b in row.boards
                                  if (letter, row.table, state.round, b) in self._unverified)
                 tables.append({"table": row.table, "ns": row.ns_pair, "ew": row.ew_pair,
@@ -554,4 +566,8 @@ class HubService:
         if advance:
             await asyncio.to_thread(self.store.add_clock_event, self.event_id, "start",
                                     section, rnd + 1)
-            self.feed.publish("round_started", section=section, round=rnd + 1)
+            self.feed.publish("round_started", section=section, round=rnd + 1, tables=[
+                {"table": r.table, "ns": r.ns_pair, "ew": r.ew_pair, "boards": list(r.boards),
+                 "done": 0, "minutes_behind": 0.0, "unverified": 0,
+                 "online": self._online(section, r.table)}
+                for r in state.movement.round_rows(rnd + 1, section)])

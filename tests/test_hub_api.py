@@ -94,6 +94,8 @@ def test_td_api_end_to_end(tmp_path):
 
                 await wait_until(lambda: any(e["event"] == "alert" and e["held"]
                                              for e in c.events), 20, "a held result")
+                assert {e["table"] for e in c.events if e["event"] == "table_online"
+                        and e["online"]} == {1, 2, 3}  # every terminal logged on
                 held = next(e for e in c.events if e["event"] == "alert" and e["held"])
                 assert "is not played at table 1" in held["text"]
                 ok = await cmd("accept_held", result=held["result"],

@@ -88,7 +88,7 @@ def test_kill_9_and_restart_mid_round(tmp_path):
 def test_bridgehub_demo_plays_a_room_to_the_end(tmp_path):
     """The README's main job: simulator and hub as processes, standings every round."""
     out = subprocess.run([_exe(), "demo", "--tables", "3", "--speed", "5000", "--dir",
-                          str(tmp_path)], capture_output=True, text=True, timeout=120,
-                         check=False)
+                          str(tmp_path), "--no-console"], capture_output=True, text=True,
+                         timeout=120, check=False)
     assert out.returncode == 0, out.stderr
     assert "after round  5" in out.stdout and "session complete" in out.stdout

@@ -1,0 +1,171 @@
+"""The TD console: the room, standings, TD calls and the event log, fed by the hub API.
+
+Keyboard first: ``r`` room, ``s`` standings, ``c`` calls and penalties, ``l`` log,
+``p`` pause/resume the clock, ``?`` help, ``q`` quit. Updates are coalesced: the screen
+redraws what changed at most four times a second, however busy the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Log, Static, TabbedContent, TabPane
+
+from hub.console.state import RoomState, clock_text
+
+Source = Callable[[], AsyncIterator[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+HELP = """Keys
+  r  room: every table, boards done, minutes behind, verification, online
+  s  standings of each section
+  c  TD calls and slow-play penalties
+  l  event log
+  p  pause or resume the round clock
+  ?  this help
+  q  quit"""
+
+
+class ConsoleApp(App[None]):
+    TITLE = "bridgehub"
+    BINDINGS: ClassVar = [
+        Binding("r", "tab('room')", "Room"),
+        Binding("s", "tab('standings')", "Standings"),
+        Binding("c", "tab('calls')", "Calls"),
+        Binding("l", "tab('log')", "Log"),
+        Binding("p", "pause", "Pause/resume"),
+        Binding("question_mark", "tab('help')", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, source: Source, send: Send | None = None, refresh_s: float = 0.25
+                 ) -> None:
+        super().__init__()
+        self.source = source
+        self.send = send
+        self.refresh_s = refresh_s
+        self.room = RoomState()
+        self.paused = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="clock")
+        with TabbedContent(initial="room"):
+            with TabPane("Room", id="room"):
+                yield DataTable(id="room-table", zebra_stripes=True)
+            with TabPane("Standings", id="standings"):
+                yield DataTable(id="standings-table", zebra_stripes=True)
+            with TabPane("Calls", id="calls"):
+                yield DataTable(id="calls-table")
+            with TabPane("Log", id="log"):
+                yield Log(id="log-view")
+            with TabPane("Help", id="help"):
+                yield Static(HELP)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#room-table", DataTable).add_columns(
+            "sec", "table", "round", "NS", "EW", "done", "behind", "verify", "online")
+        self.query_one("#standings-table", DataTable).add_columns(
+            "sec", "rank", "pair", "dir", "total", "boards")
+        self.query_one("#calls-table", DataTable).add_columns("what", "id", "table", "status",
+                                                              "text")
+        self.run_worker(self._follow(), exclusive=True)
+        self.set_interval(self.refresh_s, self.redraw)
+
+    async def _follow(self) -> None:
+        async for msg in self.source():
+            self.room.apply(msg)
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+
+    async def action_pause(self) -> None:
+        if self.send is None:
+            return
+        for section in self.room.sections:
+            await self.send({"name": "resume" if self.paused else "pause",
+                             "args": {"section": section}})
+        self.paused = not self.paused
+
+    def redraw(self) -> None:
+        """Coalesced refresh: only the parts marked dirty since the last redraw."""
+        dirty, self.room.dirty = self.room.dirty, set()
+        if "clock" in dirty or "room" in dirty:
+            parts = [f"{name}: round {sec.get('round')}/{sec.get('rounds')} "
+                     f"{clock_text(sec.get('clock'))}"
+                     for name, sec in sorted(self.room.sections.items())]
+            self.query_one("#clock", Static).update(f"{self.room.event}   " + "   ".join(parts))
+        if "room" in dirty:
+            table = self.query_one("#room-table", DataTable)
+            table.clear()
+            for name, sec in sorted(self.room.sections.items()):
+                for t in sec.get("tables", []):
+                    behind = t.get("minutes_behind", 0)
+                    table.add_row(name, t["table"], sec.get("round"), t["ns"], t["ew"],
+                                  f"{t['done']}/{len(t['boards'])}",
+                                  f"{behind:+.1f}" if behind else "", t.get("unverified") or "",
+                                  "yes" if t.get("online") else "OFF")
+        if "standings" in dirty:
+            table = self.query_one("#standings-table", DataTable)
+            table.clear()
+            for name, sec in sorted(self.room.sections.items()):
+                rows = sorted(sec.get("standings", []), key=lambda r: -r["total"])
+                for r in rows:
+                    table.add_row(name, r["rank"], r["pair"], r.get("direction") or "",
+                                  f"{r['total']:.2f}", r.get("boards", ""))
+        if "calls" in dirty:
+            table = self.query_one("#calls-table", DataTable)
+            table.clear()
+            for c in self.room.td_calls:
+                table.add_row("TD call", c.get("id"), c.get("table"), c.get("status"),
+                              c.get("note") or "")
+            for p in self.room.penalties:
+                table.add_row("penalty", p.get("id"), p.get("table", ""), p.get("status"),
+                              p.get("reason", ""))
+        if "log" in dirty:
+            log = self.query_one("#log-view", Log)
+            log.clear()
+            log.write_lines(self.room.log[-200:])
+
+
+def websocket_source(url: str, pin: str | None) -> tuple[Source, Send]:
+    """Feed and commands over the hub API; reconnects and resumes from the last event."""
+    from websockets.asyncio.client import connect
+
+    state: dict[str, Any] = {"ws": None, "token": None, "seq": None, "n": 0}
+
+    async def source() -> AsyncIterator[dict[str, Any]]:
+        while True:
+            try:
+                async with connect(url) as ws:
+                    state["ws"] = ws
+                    await ws.send(json.dumps({"type": "hello", "version": 1,
+                                              "resume_from": state["seq"]}))
+                    if pin:
+                        await ws.send(json.dumps({"type": "login", "pin": pin,
+                                                  "name": "console", "id": "login"}))
+                    async for raw in ws:
+                        msg = json.loads(raw)
+                        if msg.get("type") == "session":
+                            state["token"] = msg["token"]
+                        if "seq" in msg:
+                            state["seq"] = msg["seq"]
+                        yield msg
+            except OSError:
+                await asyncio.sleep(1.0)
+
+    async def send(command: dict[str, Any]) -> None:
+        ws = state["ws"]
+        if ws is None or state["token"] is None:
+            return
+        state["n"] += 1
+        await ws.send(json.dumps({"type": "command", "id": f"c{state['n']}",
+                                  "token": state["token"], **command}))
+
+    return source, send
