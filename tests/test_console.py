@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import asyncio
 
+from hub_stub import wait_until
 from textual.widgets import DataTable, Log, Static
 
-from hub.console.app import ConsoleApp
+from hub.console.app import ConsoleApp, websocket_source
 from hub.console.state import RoomState, clock_text
+from hub.service import HubService
+from hub.store.store import Store
+from simulator.bots import PlayerBot
+from simulator.line import PtyLine
+from simulator.station import VirtualBaseStation
+from simulator.terminal import VirtualTerminal
 
 SNAPSHOT = {"type": "snapshot", "seq": 10, "state": {
     "event": "Club pairs",
@@ -88,8 +95,110 @@ def test_console_shows_the_room_and_switches_views():
             assert "TD call at table A3" in "\n".join(app.query_one("#log-view", Log).lines)
             await pilot.press("p")
             await pilot.pause(0.1)
-            assert sent == [{"name": "pause", "args": {"section": "A"}}]
+            assert [(c["name"], c["args"]) for c in sent] == [("pause", {"section": "A"})]
             await pilot.press("question_mark")
             await pilot.press("q")
+
+    asyncio.run(scenario())
+
+
+def test_td_decides_a_penalty_and_moves_a_call_on_from_the_console():
+    """Calls tab: Enter on a penalty offers who pays (or waive); on a TD call its next
+    status. The command goes to the hub and its reply, refused or done, reaches the log.
+    The hub here is a script answering each command (the end-to-end run is in
+    test_console_follows_a_real_hub)."""
+    replies: asyncio.Queue = asyncio.Queue()
+    sent = []
+
+    async def send(cmd):
+        sent.append(cmd)
+        ok = cmd["name"] != "td_call"
+        await replies.put({"type": "reply", "id": cmd["id"], "ok": ok,
+                           **({} if ok else {"error": "call 7 is already resolved"})})
+
+    async def source():
+        yield SNAPSHOT
+        for m in EVENTS:
+            yield m
+        yield {"type": "event", "seq": 16, "event": "penalty_proposed", "id": 3,
+               "section": "A", "table": 3, "round": 2, "text": "table A3 12 min late"}
+        while True:
+            yield await replies.get()
+
+    async def scenario():
+        app = ConsoleApp(source, send, refresh_s=0.05)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            await pilot.press("c")
+            calls = app.query_one("#calls-table", DataTable)
+            calls.focus()
+            assert calls.get_row_at(1)[0] == "penalty"
+            await pilot.press("down", "enter")
+            await pilot.pause(0.1)
+            await pilot.press("down", "enter")  # the second choice: EW pays
+            await pilot.pause(0.2)
+            assert sent[-1]["name"] == "confirm_penalty"
+            assert sent[-1]["args"] == {"penalty": 3, "payer": "EW"}
+            await pilot.press("up", "enter")
+            await pilot.pause(0.1)
+            await pilot.press("down", "enter")  # resolved
+            await pilot.pause(0.2)
+            assert sent[-1]["args"] == {"call": 7, "status": "resolved"}
+            await pilot.pause(0.2)
+            log = app.room.log
+            assert "penalty 3: EW pay: done" in log
+            assert "! TD call 7 resolved refused: call 7 is already resolved" in log
+
+    asyncio.run(scenario())
+
+
+HOWELL_3 = """schema_version = 1
+[event]
+name = "Console session"
+[rules]
+scoring = "mp"
+[[sessions]]
+name = "Evening"
+[[sessions.sections]]
+letter = "A"
+movement = { kind = "howell", tables = 3, boards_per_round = 2 }
+"""
+
+
+def test_console_follows_a_real_hub(tmp_path):
+    """Real parts end to end: simulated terminals on a pseudo-terminal, the hub with its
+    API on SQLite, and the console over the WebSocket with the TD PIN. The room fills in,
+    rounds advance, standings arrive, and a pause reaches the hub and is confirmed."""
+    async def scenario():
+        store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
+        eid = store.create_event(HOWELL_3)
+        line = PtyLine(tmp_path / "base-1")
+        station = VirtualBaseStation(line)
+        for t in (1, 2, 3):
+            station.add_terminal(VirtualTerminal(t, f"BM-{t}", "A", t, PlayerBot(seed=t),
+                                                 speed=50_000))
+        hub = HubService(store, eid, [str(line.path)], api=("127.0.0.1", 0), td_pin="1357",
+                         tick_s=0.2)
+        await hub.start()
+        try:
+            source, send = websocket_source(f"ws://127.0.0.1:{hub.api.port}/v1", "1357")
+            app = ConsoleApp(source, send, refresh_s=0.05)
+            async with app.run_test(size=(100, 30)) as pilot:
+                await wait_until(lambda: app.room.sections, 10, "the hub's snapshot")
+                await wait_until(lambda: "director session opened" in app.room.log, 10,
+                                 "the TD session")
+                station.start()
+                await wait_until(lambda: (app.room.sections["A"].get("round") or 0) >= 3, 30,
+                                 "round 3 on the console")
+                await pilot.pause(0.2)
+                room = app.query_one("#room-table", DataTable)
+                assert [room.get_row_at(i)[8] for i in range(3)] == ["yes"] * 3
+                assert app.room.sections["A"]["standings"], "standings after round 2"
+                await pilot.press("p")
+                await wait_until(lambda: "pause clock A: done" in app.room.log, 10,
+                                 "the hub's reply to pause")
+        finally:
+            await station.stop()
+            await hub.stop()
 
     asyncio.run(scenario())

@@ -1,8 +1,9 @@
 """The TD console: the room, standings, TD calls and the event log, fed by the hub API.
 
 Keyboard first: ``r`` room, ``s`` standings, ``c`` calls and penalties, ``l`` log,
-``p`` pause/resume the clock, ``?`` help, ``q`` quit. Updates are coalesced: the screen
-redraws what changed at most four times a second, however busy the room.
+``p`` pause/resume the clock, ``?`` help, ``q`` quit; Enter on a call or penalty decides
+it. Updates are coalesced: the screen redraws what changed at most four times a second,
+however busy the room.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Log, Static, TabbedContent, TabPane
 
+from hub.console.choice import ChoiceScreen
 from hub.console.state import RoomState, clock_text
 
 Source = Callable[[], AsyncIterator[dict[str, Any]]]
@@ -24,11 +26,20 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 HELP = """Keys
   r  room: every table, boards done, minutes behind, verification, online
   s  standings of each section
-  c  TD calls and slow-play penalties
+  c  TD calls and slow-play penalties; Enter on a row decides it
+     (a penalty: NS, EW, both or shared pay, or waive; a call: in progress,
+     resolved, deferred)
   l  event log
   p  pause or resume the round clock
   ?  this help
   q  quit"""
+
+
+PENALTY_CHOICES = [("NS", "confirm: NS pays"), ("EW", "confirm: EW pays"),
+                   ("both", "confirm: both pay in full"),
+                   ("shared", "confirm: shared, half each"), ("waive", "waive")]
+CALL_CHOICES = [("in_progress", "director on the way / at the table"),
+                ("resolved", "resolved"), ("deferred", "deferred (ruling later)")]
 
 
 class ConsoleApp(App[None]):
@@ -51,6 +62,7 @@ class ConsoleApp(App[None]):
         self.refresh_s = refresh_s
         self.room = RoomState()
         self.paused = False
+        self._n = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -61,7 +73,7 @@ class ConsoleApp(App[None]):
             with TabPane("Standings", id="standings"):
                 yield DataTable(id="standings-table", zebra_stripes=True)
             with TabPane("Calls", id="calls"):
-                yield DataTable(id="calls-table")
+                yield DataTable(id="calls-table", cursor_type="row")
             with TabPane("Log", id="log"):
                 yield Log(id="log-view")
             with TabPane("Help", id="help"):
@@ -85,13 +97,48 @@ class ConsoleApp(App[None]):
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
 
-    async def action_pause(self) -> None:
+    async def command(self, name: str, what: str, **args: Any) -> None:
+        """Send a director's command; its reply lands in the log."""
         if self.send is None:
+            self.room.note(f"! {what}: this console is read-only (no PIN)")
             return
+        self._n += 1
+        command_id = f"console-{self._n}"
+        self.room.sent(command_id, what)
+        try:
+            await self.send({"id": command_id, "name": name, "args": args})
+        except (ConnectionError, OSError) as e:
+            self.room.pending.pop(command_id, None)
+            self.room.note(f"! {what} not sent: {e}")
+
+    async def action_pause(self) -> None:
         for section in self.room.sections:
-            await self.send({"name": "resume" if self.paused else "pause",
-                             "args": {"section": section}})
+            await self.command("resume" if self.paused else "pause",
+                               f"{'resume' if self.paused else 'pause'} clock {section}",
+                               section=section)
         self.paused = not self.paused
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        key = event.row_key.value or ""
+        what, _, ident = key.partition(":")
+        if what == "penalty":
+            self.push_screen(ChoiceScreen(f"Slow-play penalty {ident}", PENALTY_CHOICES),
+                             lambda choice: self._decide_penalty(int(ident), choice))
+        elif what == "call":
+            self.push_screen(ChoiceScreen(f"TD call {ident}", CALL_CHOICES),
+                             lambda choice: self._move_call(int(ident), choice))
+
+    async def _decide_penalty(self, penalty: int, choice: str | None) -> None:
+        if choice == "waive":
+            await self.command("waive_penalty", f"waive penalty {penalty}", penalty=penalty)
+        elif choice is not None:
+            await self.command("confirm_penalty", f"penalty {penalty}: {choice} pay",
+                               penalty=penalty, payer=choice)
+
+    async def _move_call(self, call: int, choice: str | None) -> None:
+        if choice is not None:
+            await self.command("td_call", f"TD call {call} {choice.replace('_', ' ')}",
+                               call=call, status=choice)
 
     def redraw(self) -> None:
         """Coalesced refresh: only the parts marked dirty since the last redraw."""
@@ -124,10 +171,10 @@ class ConsoleApp(App[None]):
             table.clear()
             for c in self.room.td_calls:
                 table.add_row("TD call", c.get("id"), c.get("table"), c.get("status"),
-                              c.get("note") or "")
+                              c.get("note") or "", key=f"call:{c.get('id')}")
             for p in self.room.penalties:
                 table.add_row("penalty", p.get("id"), p.get("table", ""), p.get("status"),
-                              p.get("reason", ""))
+                              p.get("reason", ""), key=f"penalty:{p.get('id')}")
         if "log" in dirty:
             log = self.query_one("#log-view", Log)
             log.clear()
@@ -137,6 +184,7 @@ class ConsoleApp(App[None]):
 def websocket_source(url: str, pin: str | None) -> tuple[Source, Send]:
     """Feed and commands over the hub API; reconnects and resumes from the last event."""
     from websockets.asyncio.client import connect
+    from websockets.exceptions import WebSocketException
 
     state: dict[str, Any] = {"ws": None, "token": None, "seq": None, "n": 0}
 
@@ -157,13 +205,16 @@ def websocket_source(url: str, pin: str | None) -> tuple[Source, Send]:
                         if "seq" in msg:
                             state["seq"] = msg["seq"]
                         yield msg
-            except OSError:
+            except (OSError, WebSocketException) as e:
+                if state["ws"] is not None:
+                    yield {"type": "link", "up": False, "error": str(e) or type(e).__name__}
+                state["ws"] = state["token"] = None
                 await asyncio.sleep(1.0)
 
     async def send(command: dict[str, Any]) -> None:
         ws = state["ws"]
         if ws is None or state["token"] is None:
-            return
+            raise ConnectionError("not connected to the hub (or the PIN was refused)")
         state["n"] += 1
         await ws.send(json.dumps({"type": "command", "id": f"c{state['n']}",
                                   "token": state["token"], **command}))

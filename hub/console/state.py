@@ -18,6 +18,11 @@ class RoomState:
     penalties: list[dict[str, Any]] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     dirty: set[str] = field(default_factory=set)
+    pending: dict[str, str] = field(default_factory=dict)  # command id -> what the TD asked
+
+    def sent(self, command_id: str, what: str) -> None:
+        """Remember a command so its reply can be told to the TD."""
+        self.pending[command_id] = what
 
     def apply(self, msg: dict[str, Any]) -> None:
         """Take one message from the hub's feed."""
@@ -30,6 +35,20 @@ class RoomState:
             self.td_calls = state.get("td_calls", [])
             self.penalties = state.get("penalties", [])
             self.dirty |= {"room", "standings", "calls", "log", "clock"}
+            return
+        if msg.get("type") == "reply" and msg.get("id") in self.pending:
+            what = self.pending.pop(msg["id"])
+            self.note(f"{what}: done" if msg.get("ok") else
+                      f"! {what} refused: {msg.get('error', 'no reason given')}")
+            return
+        if msg.get("type") == "reply" and not msg.get("ok"):  # e.g. the log-in
+            self.note(f"! the hub refused {msg.get('id') or 'a request'}: {msg.get('error')}")
+            return
+        if msg.get("type") == "link":
+            self.note(f"! lost the hub ({msg.get('error')}); reconnecting")
+            return
+        if msg.get("type") == "session":
+            self.note("director session opened")
             return
         if msg.get("type") != "event":
             return
@@ -67,18 +86,31 @@ class RoomState:
             self.held.append({"id": msg.get("result"), "table": msg.get("table"),
                               "round": msg.get("round"), "board": msg.get("board")})
         elif kind == "td_call":
-            self.td_calls.append({"id": msg.get("call"), "table": msg.get("table"),
-                                  "status": msg.get("status"), "note": msg.get("text")})
+            known = next((c for c in self.td_calls if c["id"] == msg.get("call")), None)
+            if known is None:
+                self.td_calls.append({"id": msg.get("call"), "table": msg.get("table"),
+                                      "status": msg.get("status"), "note": msg.get("text")})
+            else:
+                known["status"] = msg.get("status")
             self.dirty.add("calls")
         elif kind == "penalty_proposed":
             self.penalties.append({"id": msg["id"], "status": "proposed",
-                                   "reason": msg["text"]})
+                                   "table": msg.get("table"), "reason": msg["text"]})
+            self.dirty.add("calls")
+        elif kind == "penalty_decided":
+            for p in self.penalties:
+                if p["id"] == msg["id"]:
+                    p["status"] = msg["status"]
             self.dirty.add("calls")
         text = self.describe(msg)
         if text:
-            self.log.append(text)
-            del self.log[:-500]
-            self.dirty.add("log")
+            self.note(text)
+
+    def note(self, text: str) -> None:
+        """A line in the event log (the last 500 are kept)."""
+        self.log.append(text)
+        del self.log[:-500]
+        self.dirty.add("log")
 
     @staticmethod
     def describe(msg: dict[str, Any]) -> str:
@@ -94,6 +126,10 @@ class RoomState:
             return f"standings withheld: held results on boards {msg['boards']}"
         if kind == "penalty_proposed":
             return f"penalty proposed: {msg['text']}"
+        if kind == "penalty_decided":
+            return f"penalty {msg['id']} {msg['status']}"
+        if kind == "table_online" and not msg["online"]:
+            return f"table {msg['section']}{msg['table']} is off line"
         return ""
 
 

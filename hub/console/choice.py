@@ -1,0 +1,40 @@
+"""A small pop-up list of choices: how the TD decides a penalty or moves a TD call on."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+
+class ChoiceScreen(ModalScreen[str | None]):
+    """Pick one of ``choices`` (id, label) with the arrows and Enter; Escape cancels."""
+
+    DEFAULT_CSS = """
+    ChoiceScreen { align: center middle; }
+    ChoiceScreen > Vertical { width: 60; height: auto; border: thick $accent;
+                              background: $surface; padding: 0 1; }
+    ChoiceScreen OptionList { height: auto; max-height: 12; }
+    """
+    BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.title_text)
+            yield OptionList(*[Option(label, id=key) for key, label in self.choices])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
