@@ -197,6 +197,20 @@ def test_console_follows_a_real_hub(tmp_path):
                 await pilot.press("p")
                 await wait_until(lambda: "pause clock A: done" in app.room.log, 10,
                                  "the hub's reply to pause")
+                assert app.room.sections["A"]["clock"]["phase"] == "paused"
+                await pilot.press("p")  # the same key resumes
+                await wait_until(lambda: "resume clock A: done" in app.room.log, 10,
+                                 "the hub's reply to resume")
+                await pilot.press("plus")
+                await wait_until(lambda: "clock A +1 min: done" in app.room.log, 10,
+                                 "the hub's reply to one more minute")
+                await pilot.press("b")
+                await pilot.pause(0.1)
+                await pilot.press("down", "enter")  # ten minutes
+                await wait_until(lambda: "10-minute break in A: done" in app.room.log, 10,
+                                 "the hub's reply to the break")
+                await wait_until(lambda: app.room.sections["A"]["clock"]["phase"] == "break",
+                                 10, "the break on the console's clock")
         finally:
             await station.stop()
             await hub.stop()

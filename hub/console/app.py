@@ -30,7 +30,9 @@ HELP = """Keys
      (a penalty: NS, EW, both or shared pay, or waive; a call: in progress,
      resolved, deferred)
   l  event log
-  p  pause or resume the round clock
+  p  pause or resume the round clock (resume also ends a break)
+  +  one more minute on the clock      -  one minute less
+  b  a break: 5, 10, 15 or 20 minutes
   ?  this help
   q  quit"""
 
@@ -38,6 +40,7 @@ HELP = """Keys
 PENALTY_CHOICES = [("NS", "confirm: NS pays"), ("EW", "confirm: EW pays"),
                    ("both", "confirm: both pay in full"),
                    ("shared", "confirm: shared, half each"), ("waive", "waive")]
+BREAK_CHOICES = [(str(m), f"{m} minutes") for m in (5, 10, 15, 20)]
 CALL_CHOICES = [("in_progress", "director on the way / at the table"),
                 ("resolved", "resolved"), ("deferred", "deferred (ruling later)")]
 
@@ -50,6 +53,9 @@ class ConsoleApp(App[None]):
         Binding("c", "tab('calls')", "Calls"),
         Binding("l", "tab('log')", "Log"),
         Binding("p", "pause", "Pause/resume"),
+        Binding("plus", "adjust(60)", "+1 min", show=False),
+        Binding("minus", "adjust(-60)", "-1 min", show=False),
+        Binding("b", "break", "Break", show=False),
         Binding("question_mark", "tab('help')", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -61,7 +67,6 @@ class ConsoleApp(App[None]):
         self.send = send
         self.refresh_s = refresh_s
         self.room = RoomState()
-        self.paused = False
         self._n = 0
 
     def compose(self) -> ComposeResult:
@@ -112,11 +117,27 @@ class ConsoleApp(App[None]):
             self.room.note(f"! {what} not sent: {e}")
 
     async def action_pause(self) -> None:
-        for section in self.room.sections:
-            await self.command("resume" if self.paused else "pause",
-                               f"{'resume' if self.paused else 'pause'} clock {section}",
-                               section=section)
-        self.paused = not self.paused
+        """Pause a running clock; resume a paused one or end a break early."""
+        for section, sec in sorted(self.room.sections.items()):
+            stopped = (sec.get("clock") or {}).get("phase") in ("paused", "break")
+            name = "resume" if stopped else "pause"
+            await self.command(name, f"{name} clock {section}", section=section)
+
+    async def action_adjust(self, seconds: int) -> None:
+        for section in sorted(self.room.sections):
+            await self.command("adjust_clock", f"clock {section} {seconds // 60:+d} min",
+                               section=section, seconds=seconds)
+
+    def action_break(self) -> None:
+        self.push_screen(ChoiceScreen("Break for every section", BREAK_CHOICES),
+                         self._start_break)
+
+    async def _start_break(self, minutes: str | None) -> None:
+        if minutes is None:
+            return
+        for section in sorted(self.room.sections):
+            await self.command("start_break", f"{minutes}-minute break in {section}",
+                               section=section, minutes=int(minutes))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         key = event.row_key.value or ""
