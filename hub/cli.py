@@ -17,6 +17,7 @@ from hub.demo_cli import demo
 from hub.event_cli import event
 from hub.movement_cli import movement
 from hub.run_cli import run
+from hub.screen_cli import screen
 from hub.traveller_file import TravellerFileError, read_travellers
 from hub.vp_table_file import load_scale
 from scoring.board import Side
@@ -227,6 +228,7 @@ cli.add_command(event)
 cli.add_command(run)
 cli.add_command(demo)
 cli.add_command(console)
+cli.add_command(screen)
 
 
 def _plugins() -> None:

@@ -7,9 +7,11 @@ the store keeps: after a restart the same events give the same clock (decisions 
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from drivers.clock.show import ClockShow, Phase
 
@@ -72,6 +74,18 @@ class RoundClock:
         elif self._current() is None:
             raise ValueError(f"{event.action.value}: no round has started")
         self.events.append(event)
+
+    def replay(self, records: list[dict[str, Any]]) -> None:
+        """Apply the clock events the hub stored (``Store.clock_events``), in order; a
+        record the clock refuses is skipped, as the hub refused it too."""
+        kinds = {"start_break": ClockAction.BREAK} | {a.value: a for a in ClockAction}
+        for r in records:
+            action = kinds.get(r["kind"])
+            if action is None:
+                continue
+            value = float((r.get("detail") or {}).get("value") or 0.0)
+            with contextlib.suppress(ValueError):
+                self.apply(ClockEvent(action, r["at"].timestamp(), r.get("round"), value))
 
     def start_round(self, rnd: int, at: float) -> None:
         self.apply(ClockEvent(ClockAction.START, at, rnd))

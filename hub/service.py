@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 import time
 from collections.abc import Callable
@@ -123,7 +124,9 @@ class HubService:
             winners[letter] = movement.layout.winners
             state = SectionState(movement, RoundClock(timing, boards))
             state.round = await asyncio.to_thread(self._resume_round, letter, movement)
-            state.clock.start_round(state.round, self.clock())
+            now = self.clock()
+            state.clock.start_round(state.round, now)
+            await asyncio.to_thread(self.record_clock, letter, "start", now, state.round)
             self.sections[letter] = state
         self.views = LiveViews(self.store, self.event_id, event, winners)
         await asyncio.to_thread(self.views.load)
@@ -195,6 +198,14 @@ class HubService:
                 await self._handle(k, driver, ev)
             except Exception:  # one bad message must not stop the room
                 log.exception("event %r from %s", ev, driver.url)
+
+    def record_clock(self, section: str, kind: str, at: float, rnd: int | None = None,
+                     value: float | None = None) -> None:
+        """Store what the round clock did, at the hub's time, so a result screen (or a
+        later audit) can replay the clock exactly."""
+        self.store.add_clock_event(self.event_id, kind, section, rnd,
+                                   {"value": value} if value is not None else {},
+                                   at=dt.datetime.fromtimestamp(at, dt.UTC))
 
     def _online(self, section: str, table: int) -> bool:
         """A terminal is logged on at the table and its line is up."""
@@ -548,7 +559,8 @@ class HubService:
         advance = self.auto_advance and not last
         if advance:
             state.round = rnd + 1
-            state.clock.start_round(state.round, self.clock())
+            started = self.clock()
+            state.clock.start_round(state.round, started)
             for seat in self.seats.values():
                 if seat.section == section and seat.table is not None:
                     self._assign(seat)
@@ -564,8 +576,7 @@ class HubService:
             self.publish_standings(section, round_=rnd)
             self.send_rankings(section, rnd)
         if advance:
-            await asyncio.to_thread(self.store.add_clock_event, self.event_id, "start",
-                                    section, rnd + 1)
+            await asyncio.to_thread(self.record_clock, section, "start", started, rnd + 1)
             self.feed.publish("round_started", section=section, round=rnd + 1, tables=[
                 {"table": r.table, "ns": r.ns_pair, "ew": r.ew_pair, "boards": list(r.boards),
                  "done": 0, "minutes_behind": 0.0, "unverified": 0,

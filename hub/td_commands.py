@@ -79,8 +79,7 @@ class Commands:
             getattr(clock, action)(*(() if value is None else (value,)), now)
         except ValueError as e:
             raise CommandError(str(e)) from None
-        self.s.store.add_clock_event(self.s.event_id, action, section, None,
-                                     {"value": value} if value is not None else {})
+        self.s.record_clock(section, action, now, value=value)
         show = clock.show(now)
         assert show is not None  # a round has started: the clock refused otherwise
         self.s.feed.publish("clock", section=section, phase=show.phase.name.lower(),

@@ -1,0 +1,1 @@
+"""``bridgehub screen``: the barometer display for a projector, read from the store."""

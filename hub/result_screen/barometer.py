@@ -1,0 +1,107 @@
+"""What the result screen shows, rebuilt from the store alone (so any number of screens
+can run beside the hub): each section's standings after its last complete round, the
+places each entrant gained or lost in that round, and the round clock."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from hub.event_file import EventFile, Scoring
+from hub.movement.model import Movement
+from hub.round_clock import RoundClock, RoundTiming
+from hub.store.store import LiveLine, Store
+from hub.views import pairs_view, teams_view
+from scoring.methods import kind_of
+from scoring.numbers import display
+from scoring.standings import ScoreKind
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenRow:
+    rank: str
+    entrant: str  # "7", "7 NS" in a two-winner field, or the team
+    names: str  # the players (or the team's name) as the TD entered them; "" if none
+    score: str
+    moved: int | None  # places gained (+) or lost (-) in the last round; None: no earlier
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenSection:
+    section: str
+    after_round: int  # the last round complete at every table (0: none yet)
+    rounds: int
+    unit: str  # "%", "IMPs" or "VP"
+    rows: list[ScreenRow]
+    clock: RoundClock  # replayed from the store; the screen asks it the time left
+
+
+def complete_rounds(movement: Movement, section: str, lines: list[LiveLine]) -> int:
+    """How many rounds, from the first, have a live result on every board at every table."""
+    have = {(ln.table, ln.round, ln.board) for ln in lines}
+    done = 0
+    for rnd in range(1, movement.rounds + 1):
+        if not all((row.table, rnd, b) in have
+                   for row in movement.round_rows(rnd, section) for b in row.boards):
+            break
+        done = rnd
+    return done
+
+
+def _place(rank: str) -> int:
+    return int(re.sub(r"\D", "", rank) or 0)
+
+
+def _rows(event: EventFile, section: str, movement: Movement,
+          lines: list[LiveLine]) -> list[tuple[str, str, int, str]]:
+    """(rank, entrant, number, score) in order of the standings."""
+    if event.rules.scoring is Scoring.TEAMS:
+        view = teams_view(event, section, movement, lines)
+        return [(t.rank, str(t.record.team), int(str(t.record.team)),
+                 display(t.record.vp, 2)) for t in view.team_standings]
+    view = pairs_view(event, section, movement, lines)
+    out = []
+    for direction, rows in view.standings.items():
+        for s in rows:
+            who = f"{s.pair.number}{' ' + direction if direction else ''}"
+            out.append((s.rank, who, s.pair.number, display(s.total.total, 2)))
+    return out
+
+
+def _names(contestant: dict[str, Any]) -> str:
+    players = " – ".join(p["name"] for p in contestant.get("players") or [] if p.get("name"))
+    return contestant.get("name") or players
+
+
+def barometer(store: Store, event_id: int) -> list[ScreenSection]:
+    """Every section's screen, from the store."""
+    event = store.event(event_id)
+    lines = store.live_lines(event_id)
+    clock_records = store.clock_events(event_id)
+    timing = RoundTiming(event.rules.timing.minutes_per_board, event.rules.timing.move_minutes,
+                         event.rules.timing.round_up_to_minutes,
+                         event.rules.timing.extra_minutes)
+    if event.rules.scoring is Scoring.TEAMS:
+        unit = "VP"
+    else:
+        unit = "%" if kind_of(event.pairs_rules()) is ScoreKind.MATCHPOINTS else "IMPs"
+    out = []
+    for section in store.sections(event_id):
+        movement = store.movement(event_id, section)
+        mine = [ln for ln in lines if ln.section == section]
+        after = complete_rounds(movement, section, mine)
+        names = {c["number"]: _names(c) for c in store.contestants(event_id, section)}
+        now_rows = _rows(event, section, movement, [ln for ln in mine if ln.round <= after])
+        before = {who: _place(rank) for rank, who, _, _ in
+                  _rows(event, section, movement, [ln for ln in mine if ln.round < after])
+                  } if after > 1 else {}
+        rows = [ScreenRow(rank, who, names.get(number, ""), score,
+                          before[who] - _place(rank) if who in before else None)
+                for rank, who, number, score in now_rows]
+        boards = {r: len(movement.round_rows(r, section)[0].boards)
+                  for r in range(1, movement.rounds + 1)}
+        clock = RoundClock(timing, boards)
+        clock.replay([c for c in clock_records if c["section"] == section])
+        out.append(ScreenSection(section, after, movement.rounds, unit, rows, clock))
+    return out
