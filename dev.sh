@@ -72,8 +72,12 @@ case "$cmd" in
         ensure_venv
         "$VENV/bin/python" bench/room.py "$@"
         ;;
+    bench-console)
+        ensure_venv
+        "$VENV/bin/python" bench/console.py "$@"
+        ;;
     *)
-        echo "usage: bash dev.sh demo|test|bench|bench-store|bench-wire|bench-room [args]" >&2
+        echo "usage: bash dev.sh demo|test|bench|bench-store|bench-wire|bench-room|bench-console [args]" >&2
         exit 2
         ;;
 esac

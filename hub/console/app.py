@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Footer, Header, Log, Static, TabbedContent, TabPane
 
 from hub.console.choice import ChoiceScreen
@@ -68,6 +69,7 @@ class ConsoleApp(App[None]):
         self.refresh_s = refresh_s
         self.room = RoomState()
         self._n = 0
+        self._room_shown: dict[str, tuple[Any, ...]] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -161,6 +163,23 @@ class ConsoleApp(App[None]):
             await self.command("td_call", f"TD call {call} {choice.replace('_', ' ')}",
                                call=call, status=choice)
 
+    def _draw_room(self) -> None:
+        """Change only the cells that changed; rebuild when the tables themselves change
+        (a new round's seating), so a 200-table room costs little per result."""
+        table = self.query_one("#room-table", DataTable)
+        rows = room_rows(self.room)
+        if list(rows) != list(self._room_shown):
+            table.clear()
+            for key, row in rows.items():
+                table.add_row(*row, key=key)
+        else:
+            for key, row in rows.items():
+                old = self._room_shown[key]
+                for col, (was, now) in enumerate(zip(old, row, strict=True)):
+                    if was != now:
+                        table.update_cell_at(Coordinate(table.get_row_index(key), col), now)
+        self._room_shown = rows
+
     def redraw(self) -> None:
         """Coalesced refresh: only the parts marked dirty since the last redraw."""
         dirty, self.room.dirty = self.room.dirty, set()
@@ -170,15 +189,7 @@ class ConsoleApp(App[None]):
                      for name, sec in sorted(self.room.sections.items())]
             self.query_one("#clock", Static).update(f"{self.room.event}   " + "   ".join(parts))
         if "room" in dirty:
-            table = self.query_one("#room-table", DataTable)
-            table.clear()
-            for name, sec in sorted(self.room.sections.items()):
-                for t in sec.get("tables", []):
-                    behind = t.get("minutes_behind", 0)
-                    table.add_row(name, t["table"], sec.get("round"), t["ns"], t["ew"],
-                                  f"{t['done']}/{len(t['boards'])}",
-                                  f"{behind:+.1f}" if behind else "", t.get("unverified") or "",
-                                  "yes" if t.get("online") else "OFF")
+            self._draw_room()
         if "standings" in dirty:
             table = self.query_one("#standings-table", DataTable)
             table.clear()
@@ -200,6 +211,19 @@ class ConsoleApp(App[None]):
             log = self.query_one("#log-view", Log)
             log.clear()
             log.write_lines(self.room.log[-200:])
+
+
+def room_rows(room: RoomState) -> dict[str, tuple[Any, ...]]:
+    """The Room tab's rows by key (section:table), as the table shows them."""
+    rows = {}
+    for name, sec in sorted(room.sections.items()):
+        for t in sec.get("tables", []):
+            behind = t.get("minutes_behind", 0)
+            rows[f"{name}:{t['table']}"] = (
+                name, t["table"], sec.get("round"), t["ns"], t["ew"],
+                f"{t['done']}/{len(t['boards'])}", f"{behind:+.1f}" if behind else "",
+                t.get("unverified") or "", "yes" if t.get("online") else "OFF")
+    return rows
 
 
 def websocket_source(url: str, pin: str | None) -> tuple[Source, Send]:
