@@ -26,7 +26,13 @@ SNAPSHOT = {"type": "snapshot", "seq": 10, "state": {
                        "standings": [{"pair": 1, "direction": None, "total": 55.0,
                                       "rank": "1", "boards": 3},
                                      {"pair": 2, "direction": None, "total": 45.0,
-                                      "rank": "2", "boards": 3}]}},
+                                      "rank": "2", "boards": 3}]},
+                 "B": {"round": 2, "rounds": 9, "predicted_finish": 0,
+                       "clock": {"phase": "play", "seconds_left": 1234},
+                       "tables": [{"table": t, "ns": t, "ew": t + 2, "boards": [4, 5, 6],
+                                   "done": 3, "minutes_behind": 0, "online": True,
+                                   "unverified": 0} for t in (1, 2)],
+                       "standings": []}},
     "held": [], "td_calls": [], "penalties": [], "alerts": []}}
 EVENTS = [
     {"type": "event", "seq": 11, "event": "result", "section": "A", "table": 2, "round": 2,
@@ -77,12 +83,19 @@ def test_console_shows_the_room_and_switches_views():
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause(0.3)
             room = app.query_one("#room-table", DataTable)
-            assert room.row_count == 5
+            assert room.row_count == 7  # five tables in A, two in B
             assert room.get_row_at(1)[5] == "2/3"  # table 2 finished its second board
-            assert room.get_row_at(3)[8] == "OFF"  # table 4's terminal is not online
-            assert room.get_row_at(4)[8] == "OFF"  # table 5's base station went silent
-            assert room.get_row_at(0)[8] != "OFF"
-            assert room.get_row_at(2)[6] == "+2.5"
+            assert str(room.get_row_at(3)[8]) == "OFF"  # table 4's terminal is not online
+            assert str(room.get_row_at(4)[8]) == "OFF"  # table 5's base station went silent
+            assert str(room.get_row_at(0)[8]) == "yes"
+            assert str(room.get_row_at(2)[6]) == "+2.5"
+            assert str(room.get_row_at(2)[9]) == "CALL"  # the director is wanted at A3
+            await pilot.press("o")  # most behind first
+            await pilot.pause(0.2)
+            assert room.get_row_at(0)[1] == 3
+            await pilot.press("o", "f")  # back to table order; section A only
+            await pilot.pause(0.2)
+            assert room.row_count == 5 and room.get_row_at(0)[1] == 1
             clock = str(app.query_one("#clock", Static).render())
             assert "round 2/9" in clock and "last board 06:40" in clock
             await pilot.press("s")
@@ -96,6 +109,9 @@ def test_console_shows_the_room_and_switches_views():
             await pilot.press("p")
             await pilot.pause(0.1)
             assert [(c["name"], c["args"]) for c in sent] == [("pause", {"section": "A"})]
+            await pilot.press("f", "p")  # the room filtered to B: the clock key acts on B
+            await pilot.pause(0.1)
+            assert [(c["name"], c["args"]) for c in sent][1:] == [("pause", {"section": "B"})]
             await pilot.press("question_mark")
             await pilot.press("q")
 
@@ -192,7 +208,7 @@ def test_console_follows_a_real_hub(tmp_path):
                                  "round 3 on the console")
                 await pilot.pause(0.2)
                 room = app.query_one("#room-table", DataTable)
-                assert [room.get_row_at(i)[8] for i in range(3)] == ["yes"] * 3
+                assert [str(room.get_row_at(i)[8]) for i in range(3)] == ["yes"] * 3
                 assert app.room.sections["A"]["standings"], "standings after round 2"
                 await pilot.press("p")
                 await wait_until(lambda: "pause clock A: done" in app.room.log, 10,

@@ -13,6 +13,7 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.coordinate import Coordinate
@@ -34,6 +35,9 @@ HELP = """Keys
   p  pause or resume the round clock (resume also ends a break)
   +  one more minute on the clock      -  one minute less
   b  a break: 5, 10, 15 or 20 minutes
+  o  room order: by table, or the most behind first
+  f  room filter: every section, then one section at a time; the clock
+     keys then act on that section only
   ?  this help
   q  quit"""
 
@@ -57,6 +61,8 @@ class ConsoleApp(App[None]):
         Binding("plus", "adjust(60)", "+1 min", show=False),
         Binding("minus", "adjust(-60)", "-1 min", show=False),
         Binding("b", "break", "Break", show=False),
+        Binding("o", "sort", "Sort"),
+        Binding("f", "filter", "Section"),
         Binding("question_mark", "tab('help')", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -70,6 +76,8 @@ class ConsoleApp(App[None]):
         self.room = RoomState()
         self._n = 0
         self._room_shown: dict[str, tuple[Any, ...]] = {}
+        self.sort = "table"
+        self.section_filter: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -89,7 +97,7 @@ class ConsoleApp(App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#room-table", DataTable).add_columns(
-            "sec", "table", "round", "NS", "EW", "done", "behind", "verify", "online")
+            "sec", "table", "round", "NS", "EW", "done", "behind", "verify", "online", "call")
         self.query_one("#standings-table", DataTable).add_columns(
             "sec", "rank", "pair", "dir", "total", "boards")
         self.query_one("#calls-table", DataTable).add_columns("what", "id", "table", "status",
@@ -121,23 +129,41 @@ class ConsoleApp(App[None]):
     async def action_pause(self) -> None:
         """Pause a running clock; resume a paused one or end a break early."""
         for section, sec in sorted(self.room.sections.items()):
+            if self.section_filter not in (None, section):
+                continue
             stopped = (sec.get("clock") or {}).get("phase") in ("paused", "break")
             name = "resume" if stopped else "pause"
             await self.command(name, f"{name} clock {section}", section=section)
 
     async def action_adjust(self, seconds: int) -> None:
-        for section in sorted(self.room.sections):
+        for section in self._clock_sections():
             await self.command("adjust_clock", f"clock {section} {seconds // 60:+d} min",
                                section=section, seconds=seconds)
 
+    def _clock_sections(self) -> list[str]:
+        """The clock keys act on the section the room is filtered to, or on every one."""
+        return [self.section_filter] if self.section_filter else sorted(self.room.sections)
+
+    def action_sort(self) -> None:
+        """Room in table order, or the most behind first."""
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.room.dirty.add("room")
+
+    def action_filter(self) -> None:
+        """Room of every section, then each section in turn."""
+        choices: list[str | None] = [None, *sorted(self.room.sections)]
+        self.section_filter = choices[(choices.index(self.section_filter) + 1) % len(choices)]
+        self.room.dirty.add("room")
+
     def action_break(self) -> None:
-        self.push_screen(ChoiceScreen("Break for every section", BREAK_CHOICES),
+        self.push_screen(ChoiceScreen(f"Break for {self.section_filter or 'every section'}",
+                                      BREAK_CHOICES),
                          self._start_break)
 
     async def _start_break(self, minutes: str | None) -> None:
         if minutes is None:
             return
-        for section in sorted(self.room.sections):
+        for section in self._clock_sections():
             await self.command("start_break", f"{minutes}-minute break in {section}",
                                section=section, minutes=int(minutes))
 
@@ -167,7 +193,7 @@ class ConsoleApp(App[None]):
         """Change only the cells that changed; rebuild when the tables themselves change
         (a new round's seating), so a 200-table room costs little per result."""
         table = self.query_one("#room-table", DataTable)
-        rows = room_rows(self.room)
+        rows = room_rows(self.room, self.sort, self.section_filter)
         if list(rows) != list(self._room_shown):
             table.clear()
             for key, row in rows.items():
@@ -213,16 +239,32 @@ class ConsoleApp(App[None]):
             log.write_lines(self.room.log[-200:])
 
 
-def room_rows(room: RoomState) -> dict[str, tuple[Any, ...]]:
-    """The Room tab's rows by key (section:table), as the table shows them."""
+SORTS = ("table", "behind")
+
+
+def room_rows(room: RoomState, sort: str = "table", section: str | None = None
+              ) -> dict[str, tuple[Any, ...]]:
+    """The Room tab's rows by key (section:table), as the table shows them: in table order
+    or most behind first, one section or all, coloured by what needs the TD."""
+    calls = {(c.get("section"), c.get("table")) for c in room.td_calls
+             if c.get("status") in ("launched", "in_progress")}
+    tables = [(name, sec, t) for name, sec in sorted(room.sections.items())
+              if section in (None, name) for t in sec.get("tables", [])]
+    if sort == "behind":
+        tables.sort(key=lambda x: -(x[2].get("minutes_behind") or 0))
     rows = {}
-    for name, sec in sorted(room.sections.items()):
-        for t in sec.get("tables", []):
-            behind = t.get("minutes_behind", 0)
-            rows[f"{name}:{t['table']}"] = (
-                name, t["table"], sec.get("round"), t["ns"], t["ew"],
-                f"{t['done']}/{len(t['boards'])}", f"{behind:+.1f}" if behind else "",
-                t.get("unverified") or "", "yes" if t.get("online") else "OFF")
+    for name, sec, t in tables:
+        behind = t.get("minutes_behind") or 0
+        late = Text(f"{behind:+.1f}", style="bold red" if behind >= 5 else "yellow") \
+            if behind > 0 else Text(f"{behind:+.1f}" if behind else "")
+        unverified = t.get("unverified") or 0
+        rows[f"{name}:{t['table']}"] = (
+            name, t["table"], sec.get("round"), t["ns"], t["ew"],
+            f"{t['done']}/{len(t['boards'])}", late,
+            Text(str(unverified), style="cyan") if unverified else Text(""),
+            Text("yes") if t.get("online") else Text("OFF", style="bold red reverse"),
+            Text("CALL", style="bold magenta reverse") if (name, t["table"]) in calls
+            else Text(""))
     return rows
 
 

@@ -88,7 +88,8 @@ class RoomState:
         elif kind == "td_call":
             known = next((c for c in self.td_calls if c["id"] == msg.get("call")), None)
             if known is None:
-                self.td_calls.append({"id": msg.get("call"), "table": msg.get("table"),
+                self.td_calls.append({"id": msg.get("call"), "section": msg.get("section"),
+                                      "table": msg.get("table"),
                                       "status": msg.get("status"), "note": msg.get("text")})
             else:
                 known["status"] = msg.get("status")
