@@ -67,6 +67,7 @@ def test_state_folds_snapshot_and_events():
     assert tables[2]["done"] == 2 and room.seq == 15
     assert not tables[5]["online"] and tables[1]["online"]  # table 5's line went down
     assert room.sections["A"]["standings"][0]["pair"] == 2
+    assert room.sections["A"]["moved"] == {(2, None): 1, (1, None): -1}  # 2nd→1st, 1st→2nd
     assert "TD call at table A3: launched" in room.log
     assert clock_text(room.sections["A"]["clock"]) == "last board 06:40"
     assert clock_text({"phase": "move", "seconds_left": -65}) == "move -01:05"
@@ -101,6 +102,8 @@ def test_console_shows_the_room_and_switches_views():
             await pilot.press("s")
             standings = app.query_one("#standings-table", DataTable)
             assert standings.get_row_at(0)[2] == 2 and standings.get_row_at(0)[4] == "61.00"
+            assert str(standings.get_row_at(0)[6]) == "▲1"
+            assert str(standings.get_row_at(1)[6]) == "▼1"
             await pilot.press("c")
             calls = app.query_one("#calls-table", DataTable)
             assert calls.get_row_at(0)[4] == "revoke"

@@ -21,13 +21,14 @@ from textual.widgets import DataTable, Footer, Header, Log, Static, TabbedConten
 
 from hub.console.choice import ChoiceScreen
 from hub.console.state import RoomState, clock_text
+from hub.places import moved_text, place
 
 Source = Callable[[], AsyncIterator[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 HELP = """Keys
   r  room: every table, boards done, minutes behind, verification, online
-  s  standings of each section
+  s  standings of each section, with places gained or lost since the last
   c  TD calls and slow-play penalties; Enter on a row decides it
      (a penalty: NS, EW, both or shared pay, or waive; a call: in progress,
      resolved, deferred)
@@ -99,7 +100,7 @@ class ConsoleApp(App[None]):
         self.query_one("#room-table", DataTable).add_columns(
             "sec", "table", "round", "NS", "EW", "done", "behind", "verify", "online", "call")
         self.query_one("#standings-table", DataTable).add_columns(
-            "sec", "rank", "pair", "dir", "total", "boards")
+            "sec", "rank", "pair", "dir", "total", "boards", "moved")
         self.query_one("#calls-table", DataTable).add_columns("what", "id", "table", "status",
                                                               "text")
         self.run_worker(self._follow(), exclusive=True)
@@ -220,10 +221,13 @@ class ConsoleApp(App[None]):
             table = self.query_one("#standings-table", DataTable)
             table.clear()
             for name, sec in sorted(self.room.sections.items()):
-                rows = sorted(sec.get("standings", []), key=lambda r: -r["total"])
+                rows = sorted(sec.get("standings", []),
+                              key=lambda r: (r.get("direction") or "", place(r["rank"])))
+                moved = sec.get("moved", {})
                 for r in rows:
                     table.add_row(name, r["rank"], r["pair"], r.get("direction") or "",
-                                  f"{r['total']:.2f}", r.get("boards", ""))
+                                  f"{r['total']:.2f}", r.get("boards", ""),
+                                  moved_text(moved.get((r["pair"], r.get("direction")))))
         if "calls" in dirty:
             table = self.query_one("#calls-table", DataTable)
             table.clear()
@@ -240,6 +244,7 @@ class ConsoleApp(App[None]):
 
 
 SORTS = ("table", "behind")
+
 
 
 def room_rows(room: RoomState, sort: str = "table", section: str | None = None

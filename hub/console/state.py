@@ -7,6 +7,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub.places import place
+
 
 @dataclass
 class RoomState:
@@ -80,7 +82,13 @@ class RoomState:
                     t["online"] = msg["online"]
             self.dirty.add("room")
         elif kind == "standings" and section is not None:
+            before = {(r["pair"], r.get("direction")): place(r["rank"])
+                      for r in section.get("standings", []) if r.get("boards")}
             section["standings"] = msg["rows"]
+            section["moved"] = {(r["pair"], r.get("direction")):
+                                before[(r["pair"], r.get("direction"))] - place(r["rank"])
+                                for r in msg["rows"]
+                                if (r["pair"], r.get("direction")) in before}
             self.dirty.add("standings")
         elif kind == "alert" and msg.get("held"):
             self.held.append({"id": msg.get("result"), "table": msg.get("table"),

@@ -10,27 +10,19 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.table import Table
-from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Digits, Static
 
 from drivers.clock.show import Phase
+from hub.places import moved_text
 from hub.result_screen.barometer import ScreenRow, ScreenSection
 
 Load = Callable[[], list[ScreenSection]]
 PHASES = {Phase.PLAY: "play", Phase.LAST_BOARD: "last board", Phase.NO_NEW_BOARD:
           "no new board", Phase.MOVE: "move", Phase.PAUSED: "clock paused",
           Phase.BREAK: "break"}
-
-
-def moved_text(moved: int | None) -> Text:
-    """▲3 in green for places gained in the last round, ▼2 in red for places lost."""
-    if not moved:
-        return Text("")
-    return Text(f"▲{moved}", style="bold green") if moved > 0 else \
-        Text(f"▼{-moved}", style="bold red")
 
 
 def pages(sections: list[ScreenSection], per_page: int

@@ -4,12 +4,12 @@ places each entrant gained or lost in that round, and the round clock."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from hub.event_file import EventFile, Scoring
 from hub.movement.model import Movement
+from hub.places import place
 from hub.round_clock import RoundClock, RoundTiming
 from hub.store.store import LiveLine, Store
 from hub.views import pairs_view, teams_view
@@ -47,10 +47,6 @@ def complete_rounds(movement: Movement, section: str, lines: list[LiveLine]) -> 
             break
         done = rnd
     return done
-
-
-def _place(rank: str) -> int:
-    return int(re.sub(r"\D", "", rank) or 0)
 
 
 def _rows(event: EventFile, section: str, movement: Movement,
@@ -93,11 +89,11 @@ def barometer(store: Store, event_id: int) -> list[ScreenSection]:
         after = complete_rounds(movement, section, mine)
         names = {c["number"]: _names(c) for c in store.contestants(event_id, section)}
         now_rows = _rows(event, section, movement, [ln for ln in mine if ln.round <= after])
-        before = {who: _place(rank) for rank, who, _, _ in
+        before = {who: place(rank) for rank, who, _, _ in
                   _rows(event, section, movement, [ln for ln in mine if ln.round < after])
                   } if after > 1 else {}
         rows = [ScreenRow(rank, who, names.get(number, ""), score,
-                          before[who] - _place(rank) if who in before else None)
+                          before[who] - place(rank) if who in before else None)
                 for rank, who, number, score in now_rows]
         boards = {r: len(movement.round_rows(r, section)[0].boards)
                   for r in range(1, movement.rounds + 1)}
