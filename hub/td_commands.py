@@ -151,6 +151,27 @@ class Commands:
         await self.s.result_changed(section, board, "erased")
         return {}
 
+    async def cmd_traveller(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
+        """Every live result on a board with both sides' scores, for the TD to check."""
+        section, board = _section(self.s, args), _int(args, "board")
+        results = [r for r in await asyncio.to_thread(self.s.store.live_results,
+                                                      self.s.event_id, section)
+                   if r.board == board]
+        scored = self.s.views.board(section, board)
+        by_pairs = {(sl.line.ns, sl.line.ew): sl for sl in
+                    (scored.scored_lines() if scored else [])}
+        rows = []
+        for r in sorted(results, key=lambda r: (r.round, r.table)):
+            sl = by_pairs.get((r.ns_pair, r.ew_pair))
+            rows.append({"table": r.table, "round": r.round, "ns": r.ns_pair,
+                         "ew": r.ew_pair, "contract": r.contract, "declarer": r.declarer,
+                         "lead": r.lead, "tricks": r.tricks, "score_ns": r.score_ns,
+                         "adjusted": r.adjusted, "entered_by": r.entered_by,
+                         "revision": r.revision,
+                         "ns_score": None if sl is None else float(sl.ns_score),
+                         "ew_score": None if sl is None else float(sl.ew_score)})
+        return {"section": section, "board": board, "results": rows}
+
     # -- room -----------------------------------------------------------------------------------
     async def cmd_td_call(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         try:

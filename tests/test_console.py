@@ -230,6 +230,30 @@ def test_console_follows_a_real_hub(tmp_path):
                                  "the hub's reply to the break")
                 await wait_until(lambda: app.room.sections["A"]["clock"]["phase"] == "break",
                                  10, "the break on the console's clock")
+
+                # The traveller of board 1: at matchpoints each line's two sides share 100 %
+                await pilot.press("t", "1", "enter")
+                await wait_until(lambda: len(app.traveller) >= 2, 10, "board 1's traveller")
+                assert all(r["ns_score"] + r["ew_score"] == 100 for r in app.traveller)
+                first = app.traveller[0]
+                table = app.query_one("#traveller-table", DataTable)
+                assert table.row_count == len(app.traveller)
+                # Adjust it (Law 12C2: 60 % to the side not at fault, 40 % to the other)
+                await pilot.press("enter")
+                await pilot.pause(0.1)
+                await pilot.press("down", "down", "enter")  # 60/40
+                await wait_until(lambda: app.traveller and any(
+                    r["adjusted"] == "60/40" for r in app.traveller), 10,
+                    "the adjusted score on the traveller")
+                adjusted = next(r for r in app.traveller if r["table"] == first["table"])
+                assert (adjusted["ns_score"], adjusted["ew_score"]) == (60, 40)
+                assert adjusted["entered_by"] == "TD console"  # the TD session, audited
+                n = len(app.traveller)
+                await pilot.press("enter")
+                await pilot.pause(0.1)
+                await pilot.press("down", "enter")  # erase
+                await wait_until(lambda: len(app.traveller) == n - 1, 10,
+                                 "the erased result gone from the traveller")
         finally:
             await station.stop()
             await hub.stop()

@@ -17,9 +17,18 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.coordinate import Coordinate
-from textual.widgets import DataTable, Footer, Header, Log, Static, TabbedContent, TabPane
+from textual.widgets import (
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    Log,
+    Static,
+    TabbedContent,
+    TabPane,
+)
 
-from hub.console.choice import ChoiceScreen
+from hub.console.choice import AskScreen, ChoiceScreen
 from hub.console.state import RoomState, clock_text
 from hub.places import moved_text, place
 
@@ -32,6 +41,9 @@ HELP = """Keys
   c  TD calls and slow-play penalties; Enter on a row decides it
      (a penalty: NS, EW, both or shared pay, or waive; a call: in progress,
      resolved, deferred)
+  t  traveller of a board: type its number (or section and number), Enter;
+     Enter on a result: correct, erase or adjust it (audited, re-scored,
+     sent on to the screens)
   l  event log
   p  pause or resume the round clock (resume also ends a break)
   +  one more minute on the clock      -  one minute less
@@ -46,6 +58,11 @@ HELP = """Keys
 PENALTY_CHOICES = [("NS", "confirm: NS pays"), ("EW", "confirm: EW pays"),
                    ("both", "confirm: both pay in full"),
                    ("shared", "confirm: shared, half each"), ("waive", "waive")]
+RESULT_CHOICES = [("correct", "correct the contract or the tricks"),
+                  ("erase", "erase (the table plays it again or the TD rules)"),
+                  ("60/40", "adjust: 60 % NS, 40 % EW"), ("50/50", "adjust: 50 % each"),
+                  ("40/60", "adjust: 40 % NS, 60 % EW"), ("A+/A-", "adjust: A+ NS, A- EW"),
+                  ("A-/A+", "adjust: A- NS, A+ EW")]
 BREAK_CHOICES = [(str(m), f"{m} minutes") for m in (5, 10, 15, 20)]
 CALL_CHOICES = [("in_progress", "director on the way / at the table"),
                 ("resolved", "resolved"), ("deferred", "deferred (ruling later)")]
@@ -58,6 +75,7 @@ class ConsoleApp(App[None]):
         Binding("s", "tab('standings')", "Standings"),
         Binding("c", "tab('calls')", "Calls"),
         Binding("l", "tab('log')", "Log"),
+        Binding("t", "traveller", "Traveller"),
         Binding("p", "pause", "Pause/resume"),
         Binding("plus", "adjust(60)", "+1 min", show=False),
         Binding("minus", "adjust(-60)", "-1 min", show=False),
@@ -77,6 +95,9 @@ class ConsoleApp(App[None]):
         self.room = RoomState()
         self._n = 0
         self._room_shown: dict[str, tuple[Any, ...]] = {}
+        self._on_reply: dict[str, Callable[[dict[str, Any]], None]] = {}
+        self.traveller_of: tuple[str, int] | None = None
+        self.traveller: list[dict[str, Any]] = []
         self.sort = "table"
         self.section_filter: str | None = None
 
@@ -90,6 +111,10 @@ class ConsoleApp(App[None]):
                 yield DataTable(id="standings-table", zebra_stripes=True)
             with TabPane("Calls", id="calls"):
                 yield DataTable(id="calls-table", cursor_type="row")
+            with TabPane("Traveller", id="traveller"):
+                yield Input(placeholder="board (or section and board: B 7), then Enter",
+                            id="board-input")
+                yield DataTable(id="traveller-table", cursor_type="row", zebra_stripes=True)
             with TabPane("Log", id="log"):
                 yield Log(id="log-view")
             with TabPane("Help", id="help"):
@@ -101,6 +126,9 @@ class ConsoleApp(App[None]):
             "sec", "table", "round", "NS", "EW", "done", "behind", "verify", "online", "call")
         self.query_one("#standings-table", DataTable).add_columns(
             "sec", "rank", "pair", "dir", "total", "boards", "moved")
+        self.query_one("#traveller-table", DataTable).add_columns(
+            "table", "round", "NS", "EW", "contract", "by", "tricks", "score NS", "NS", "EW",
+            "entered by")
         self.query_one("#calls-table", DataTable).add_columns("what", "id", "table", "status",
                                                               "text")
         self.run_worker(self._follow(), exclusive=True)
@@ -108,19 +136,28 @@ class ConsoleApp(App[None]):
 
     async def _follow(self) -> None:
         async for msg in self.source():
+            if msg.get("type") == "reply" and msg.get("id") in self._on_reply:
+                self._on_reply.pop(msg["id"])(msg)
+            if (msg.get("event") == "board_changed" and self.traveller_of
+                    and (msg.get("section"), msg.get("board")) == self.traveller_of):
+                await self.fetch_traveller(*self.traveller_of)
             self.room.apply(msg)
 
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
 
-    async def command(self, name: str, what: str, **args: Any) -> None:
-        """Send a director's command; its reply lands in the log."""
+    async def command(self, name: str, what: str,
+                      on_reply: Callable[[dict[str, Any]], None] | None = None,
+                      **args: Any) -> None:
+        """Send a director's command; its reply lands in the log (and in ``on_reply``)."""
         if self.send is None:
             self.room.note(f"! {what}: this console is read-only (no PIN)")
             return
         self._n += 1
         command_id = f"console-{self._n}"
         self.room.sent(command_id, what)
+        if on_reply is not None:
+            self._on_reply[command_id] = on_reply
         try:
             await self.send({"id": command_id, "name": name, "args": args})
         except (ConnectionError, OSError) as e:
@@ -168,9 +205,78 @@ class ConsoleApp(App[None]):
             await self.command("start_break", f"{minutes}-minute break in {section}",
                                section=section, minutes=int(minutes))
 
+    def action_traveller(self) -> None:
+        self.action_tab("traveller")
+        self.query_one("#board-input", Input).focus()
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "board-input":
+            return
+        words = event.value.split()
+        sections = sorted(self.room.sections)
+        section = self.section_filter or (sections[0] if sections else "A")
+        if len(words) == 2 and words[0].upper() in self.room.sections:
+            section, words = words[0].upper(), words[1:]
+        if len(words) != 1 or not words[0].isdigit():
+            self.room.note(f"! traveller: give a board number, not {event.value!r}")
+            return
+        await self.fetch_traveller(section, int(words[0]))
+        self.query_one("#traveller-table", DataTable).focus()
+
+    async def fetch_traveller(self, section: str, board: int) -> None:
+        self.traveller_of = (section, board)
+        await self.command("traveller", f"traveller {section} board {board}",
+                           on_reply=self._show_traveller, section=section, board=board)
+
+    def _show_traveller(self, reply: dict[str, Any]) -> None:
+        if not reply.get("ok"):
+            return  # the refusal is in the log
+        self.traveller = reply["results"]
+        table = self.query_one("#traveller-table", DataTable)
+        table.clear()
+        for i, r in enumerate(self.traveller):
+            played = r["adjusted"] or f"{r['contract'] or ''}"
+            table.add_row(r["table"], r["round"], r["ns"], r["ew"], played,
+                          r["declarer"] or "", "" if r["tricks"] is None else r["tricks"],
+                          "" if r["score_ns"] is None else r["score_ns"],
+                          _two_places(r["ns_score"]), _two_places(r["ew_score"]),
+                          r["entered_by"], key=f"result:{i}")
+
+    def _change_result(self, i: int) -> None:
+        r = self.traveller[i]
+        assert self.traveller_of is not None
+        section, board = self.traveller_of
+        where = {"section": section, "table": r["table"], "round": r["round"],
+                 "board": board}
+        label = f"{section}{r['table']} board {board}"
+
+        async def chosen(choice: str | None) -> None:
+            if choice == "erase":
+                await self.command("erase_result", f"erase {label}", **where)
+            elif choice == "correct":
+                self.push_screen(AskScreen(f"Correct {label}: contract, declarer, result",
+                                           "4S N =   3NTx S -2   PASS"), corrected)
+            elif choice is not None:
+                await self.command("enter_result", f"{label} adjusted {choice}",
+                                   ns_pair=r["ns"], ew_pair=r["ew"], adjusted=choice, **where)
+
+        async def corrected(text: str | None) -> None:
+            if text is None:
+                return
+            parts = text.split()
+            contract, declarer, result = [*parts, "", "", ""][:3]
+            await self.command("enter_result", f"{label} corrected to {text}",
+                               ns_pair=r["ns"], ew_pair=r["ew"], contract=contract,
+                               declarer=declarer, result=result, **where)
+
+        self.push_screen(ChoiceScreen(f"Result at {label}", RESULT_CHOICES), chosen)
+
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         key = event.row_key.value or ""
         what, _, ident = key.partition(":")
+        if what == "result":
+            self._change_result(int(ident))
+            return
         if what == "penalty":
             self.push_screen(ChoiceScreen(f"Slow-play penalty {ident}", PENALTY_CHOICES),
                              lambda choice: self._decide_penalty(int(ident), choice))
@@ -245,6 +351,10 @@ class ConsoleApp(App[None]):
 
 SORTS = ("table", "behind")
 
+
+
+def _two_places(x: float | None) -> str:
+    return "" if x is None else f"{x:.2f}"
 
 
 def room_rows(room: RoomState, sort: str = "table", section: str | None = None

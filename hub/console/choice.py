@@ -1,4 +1,5 @@
-"""A small pop-up list of choices: how the TD decides a penalty or moves a TD call on."""
+"""Small pop-ups: a list of choices (how the TD decides a penalty, moves a TD call on,
+adjusts a result) and a line of text (a corrected contract)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList
+from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 
@@ -35,6 +36,33 @@ class ChoiceScreen(ModalScreen[str | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class AskScreen(ModalScreen[str | None]):
+    """One line of text from the TD (a corrected contract, say); Escape cancels."""
+
+    DEFAULT_CSS = """
+    AskScreen { align: center middle; }
+    AskScreen > Vertical { width: 60; height: auto; border: thick $accent;
+                           background: $surface; padding: 0 1; }
+    """
+    BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, placeholder: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.title_text)
+            yield Input(placeholder=self.placeholder)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
