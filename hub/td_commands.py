@@ -96,6 +96,7 @@ class Commands:
         except StoreError as e:
             raise CommandError(str(e)) from None
         assert stored is not None
+        self.s.feed.publish("held_accepted", result=_int(args, "result"), board=stored.board)
         await self.s.result_changed(stored.section, stored.board, "accepted_held")
         return {"result": stored.id, "board": stored.board}
 

@@ -141,6 +141,9 @@ def test_td_decides_a_penalty_and_moves_a_call_on_from_the_console():
             yield m
         yield {"type": "event", "seq": 16, "event": "penalty_proposed", "id": 3,
                "section": "A", "table": 3, "round": 2, "text": "table A3 12 min late"}
+        yield {"type": "event", "seq": 17, "event": "alert", "held": True, "result": 41,
+               "section": "A", "table": 1, "round": 2, "board": 9,
+               "text": "board 9 is not played at table 1 in round 2"}
         while True:
             yield await replies.get()
 
@@ -151,14 +154,23 @@ def test_td_decides_a_penalty_and_moves_a_call_on_from_the_console():
             await pilot.press("c")
             calls = app.query_one("#calls-table", DataTable)
             calls.focus()
-            assert calls.get_row_at(1)[0] == "penalty"
+            assert [calls.get_row_at(i)[0] for i in range(3)] == ["TD call", "held",
+                                                                  "penalty"]
+            await pilot.press("down", "enter")  # the held result: accept as board 3
+            await pilot.pause(0.1)
+            await pilot.press("down", "enter")
+            await pilot.pause(0.1)
+            await pilot.press("3", "enter")
+            await pilot.pause(0.2)
+            assert sent[-1]["name"] == "accept_held"
+            assert sent[-1]["args"] == {"result": 41, "rekey": {"board": 3}}
             await pilot.press("down", "enter")
             await pilot.pause(0.1)
             await pilot.press("down", "enter")  # the second choice: EW pays
             await pilot.pause(0.2)
             assert sent[-1]["name"] == "confirm_penalty"
             assert sent[-1]["args"] == {"penalty": 3, "payer": "EW"}
-            await pilot.press("up", "enter")
+            await pilot.press("up", "up", "enter")
             await pilot.pause(0.1)
             await pilot.press("down", "enter")  # resolved
             await pilot.pause(0.2)

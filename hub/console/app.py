@@ -38,8 +38,10 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 HELP = """Keys
   r  room: every table, boards done, minutes behind, verification, online
   s  standings of each section, with places gained or lost since the last
-  c  TD calls and slow-play penalties; Enter on a row decides it
-     (a penalty: NS, EW, both or shared pay, or waive; a call: in progress,
+     standings
+  c  TD calls, held results and slow-play penalties; Enter on a row decides
+     it (a held result: accept, accept as another board, reject;
+     a penalty: NS, EW, both or shared pay, or waive; a call: in progress,
      resolved, deferred)
   t  traveller of a board: type its number (or section and number), Enter;
      Enter on a result: correct, erase or adjust it (audited, re-scored,
@@ -63,6 +65,9 @@ RESULT_CHOICES = [("correct", "correct the contract or the tricks"),
                   ("60/40", "adjust: 60 % NS, 40 % EW"), ("50/50", "adjust: 50 % each"),
                   ("40/60", "adjust: 40 % NS, 60 % EW"), ("A+/A-", "adjust: A+ NS, A- EW"),
                   ("A-/A+", "adjust: A- NS, A+ EW")]
+HELD_CHOICES = [("accept", "accept as sent"),
+                ("rekey", "accept as another board (the terminal had the wrong one)"),
+                ("reject", "reject")]
 BREAK_CHOICES = [(str(m), f"{m} minutes") for m in (5, 10, 15, 20)]
 CALL_CHOICES = [("in_progress", "director on the way / at the table"),
                 ("resolved", "resolved"), ("deferred", "deferred (ruling later)")]
@@ -277,12 +282,32 @@ class ConsoleApp(App[None]):
         if what == "result":
             self._change_result(int(ident))
             return
-        if what == "penalty":
+        if what == "held":
+            self.push_screen(ChoiceScreen(f"Held result {ident}", HELD_CHOICES),
+                             lambda choice: self._decide_held(int(ident), choice))
+        elif what == "penalty":
             self.push_screen(ChoiceScreen(f"Slow-play penalty {ident}", PENALTY_CHOICES),
                              lambda choice: self._decide_penalty(int(ident), choice))
         elif what == "call":
             self.push_screen(ChoiceScreen(f"TD call {ident}", CALL_CHOICES),
                              lambda choice: self._move_call(int(ident), choice))
+
+    async def _decide_held(self, result: int, choice: str | None) -> None:
+        if choice == "accept":
+            await self.command("accept_held", f"accept held result {result}", result=result)
+        elif choice == "reject":
+            await self.command("reject_held", f"reject held result {result}", result=result)
+        elif choice == "rekey":
+            async def board(text: str | None) -> None:
+                if text is None:
+                    return
+                if not text.isdigit():
+                    self.room.note(f"! held result {result}: {text!r} is not a board number")
+                    return
+                await self.command("accept_held", f"accept held result {result} as board "
+                                   f"{text}", result=result, rekey={"board": int(text)})
+            self.push_screen(AskScreen(f"Held result {result}: the board actually played",
+                                       "board number"), board)
 
     async def _decide_penalty(self, penalty: int, choice: str | None) -> None:
         if choice == "waive":
@@ -340,6 +365,9 @@ class ConsoleApp(App[None]):
             for c in self.room.td_calls:
                 table.add_row("TD call", c.get("id"), c.get("table"), c.get("status"),
                               c.get("note") or "", key=f"call:{c.get('id')}")
+            for h in self.room.held:
+                table.add_row("held", h.get("id"), h.get("table"), f"board {h.get('board')}",
+                              h.get("text") or "", key=f"held:{h.get('id')}")
             for p in self.room.penalties:
                 table.add_row("penalty", p.get("id"), p.get("table", ""), p.get("status"),
                               p.get("reason", ""), key=f"penalty:{p.get('id')}")

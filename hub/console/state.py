@@ -91,8 +91,13 @@ class RoomState:
                                 if (r["pair"], r.get("direction")) in before}
             self.dirty.add("standings")
         elif kind == "alert" and msg.get("held"):
-            self.held.append({"id": msg.get("result"), "table": msg.get("table"),
-                              "round": msg.get("round"), "board": msg.get("board")})
+            self.held.append({"id": msg.get("result"), "section": msg.get("section"),
+                              "table": msg.get("table"), "round": msg.get("round"),
+                              "board": msg.get("board"), "text": msg.get("text")})
+            self.dirty.add("calls")
+        elif kind in ("held_accepted", "held_rejected"):
+            self.held = [h for h in self.held if h["id"] != msg["result"]]
+            self.dirty.add("calls")
         elif kind == "td_call":
             known = next((c for c in self.td_calls if c["id"] == msg.get("call")), None)
             if known is None:
@@ -135,6 +140,10 @@ class RoomState:
             return f"standings withheld: held results on boards {msg['boards']}"
         if kind == "penalty_proposed":
             return f"penalty proposed: {msg['text']}"
+        if kind == "held_accepted":
+            return f"held result {msg['result']} accepted as board {msg['board']}"
+        if kind == "held_rejected":
+            return f"held result {msg['result']} rejected"
         if kind == "penalty_decided":
             return f"penalty {msg['id']} {msg['status']}"
         if kind == "table_online" and not msg["online"]:
