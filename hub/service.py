@@ -65,7 +65,9 @@ class Seat:
     section: str | None = None
     table: int | None = None
     online: bool = True
-
+    battery: int | None = None  # percent, from the terminal's STATUS
+    signal: int | None = None
+    last_seen: float | None = None  # hub clock
 
 @dataclass
 class SectionState:
@@ -207,6 +209,25 @@ class HubService:
                                    {"value": value} if value is not None else {},
                                    at=dt.datetime.fromtimestamp(at, dt.UTC))
 
+    def devices(self) -> dict[str, Any]:
+        """Base stations with their link counters, and every terminal: where it is, its
+        battery and signal, when the hub last heard from it."""
+        now = self.clock()
+        stations = [{"url": d.url, "connected": d.connected.is_set(),
+                     "reconnects": d.reconnects, **d.link.stats} for d in self.drivers]
+        terminals = [{"station": k, "address": addr, "serial": seat.serial,
+                      "section": seat.section, "table": seat.table, "online": seat.online,
+                      "battery": seat.battery, "signal": seat.signal,
+                      "seconds_ago": None if seat.last_seen is None
+                      else round(now - seat.last_seen, 1)}
+                     for (k, addr), seat in sorted(self.seats.items()) if addr]
+        return {"stations": stations, "terminals": terminals}
+
+    def _battery(self, section: str, table: int) -> int | None:
+        levels = [seat.battery for seat in self.seats.values() if seat.section == section
+                  and seat.table == table and seat.battery is not None]
+        return min(levels) if levels else None
+
     def _online(self, section: str, table: int) -> bool:
         """A terminal is logged on at the table and its line is up."""
         return any(seat.online and seat.section == section and seat.table == table
@@ -234,6 +255,8 @@ class HubService:
             return
         m = ev.message
         seat = self.seats.get((k, ev.terminal))
+        if seat is not None:
+            seat.last_seen = self.clock()
         if isinstance(m, Hello | TerminalJoined):
             if seat is None:
                 seat = self.seats[(k, ev.terminal)] = Seat(driver, ev.terminal, m.serial)
@@ -277,6 +300,11 @@ class HubService:
         elif isinstance(m, PlayerNumber):
             await self._player_number(seat, m)
         elif isinstance(m, Status):
+            was = seat.battery
+            seat.battery, seat.signal = m.battery_percent, m.signal_percent
+            if seat.table is not None and (was is None or was // 10 != seat.battery // 10):
+                self.feed.publish("battery", section=seat.section, table=seat.table,
+                                  percent=seat.battery)
             await asyncio.to_thread(self.store.touch_device, self.event_id, "terminal",
                                     seat.serial)
         if m.NEEDS_ACK:
@@ -527,7 +555,8 @@ class HubService:
                 tables.append({"table": row.table, "ns": row.ns_pair, "ew": row.ew_pair,
                                "boards": list(row.boards), "done": done,
                                "unverified": unverified,
-                               "minutes_behind": round(behind, 1), "online": online})
+                               "minutes_behind": round(behind, 1), "online": online,
+                               "battery": self._battery(letter, row.table)})
             finish = state.clock.predicted_finish(now, state.movement.rounds)
             sections[letter] = {
                 "round": state.round, "rounds": state.movement.rounds,
@@ -580,5 +609,6 @@ class HubService:
             self.feed.publish("round_started", section=section, round=rnd + 1, tables=[
                 {"table": r.table, "ns": r.ns_pair, "ew": r.ew_pair, "boards": list(r.boards),
                  "done": 0, "minutes_behind": 0.0, "unverified": 0,
-                 "online": self._online(section, r.table)}
+                 "online": self._online(section, r.table),
+                 "battery": self._battery(section, r.table)}
                 for r in state.movement.round_rows(rnd + 1, section)])

@@ -173,6 +173,10 @@ class Commands:
                          "ew_score": None if sl is None else float(sl.ew_score)})
         return {"section": section, "board": board, "results": rows}
 
+    async def cmd_devices(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
+        """Base stations (link counters) and terminals (table, battery, last heard)."""
+        return self.s.devices()
+
     # -- room -----------------------------------------------------------------------------------
     async def cmd_td_call(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         try:

@@ -69,6 +69,7 @@ class VirtualTerminal:
         self._task: asyncio.Task[None] | None = None
         self._sent_at: dict[tuple[int, int], float] = {}
         self._retried: set[Message] = set()
+        self.battery = 100 - (table * 7) % 40  # terminals come charged unevenly
 
     # -- power --------------------------------------------------------------------------------
     def boot(self) -> None:
@@ -79,7 +80,7 @@ class VirtualTerminal:
         self.station.link.set_epoch(self.address, self.epoch)
         self.send(Hello(int(DeviceKind.TERMINAL), self.serial, "sim-1"))
         self.send(Logon(self.serial, self.section, self.table, "sim-1"))
-        self.send(Status(100, 90, 0))
+        self.send(Status(self.battery, 90, 0))
         for result in list(self.unacked.values()):
             self.send(result)
 
@@ -130,6 +131,8 @@ class VirtualTerminal:
         self._sent_at[(a.round, board)] = time.perf_counter()
         self.send(result)
         self.send(Verify(a.section, a.table, a.round, board, 1))
+        self.battery = max(3, self.battery - 2)  # a board's worth of display and radio
+        self.send(Status(self.battery, 90, board))
         return result
 
     # -- what the hub says -------------------------------------------------------------------

@@ -225,6 +225,21 @@ def test_console_follows_a_real_hub(tmp_path):
                 room = app.query_one("#room-table", DataTable)
                 assert [str(room.get_row_at(i)[8]) for i in range(3)] == ["yes"] * 3
                 assert app.room.sections["A"]["standings"], "standings after round 2"
+                # the simulated terminals report their battery (STATUS): shown per table
+                await wait_until(lambda: all(t.get("battery") is not None
+                                             for t in app.room.sections["A"]["tables"]), 10,
+                                 "battery levels in the room")
+                await pilot.pause(0.2)
+                assert str(room.get_row_at(0)[10]).endswith("%")
+                await pilot.press("d")
+                devices = app.query_one("#devices-table", DataTable)
+                await wait_until(lambda: devices.row_count == 4, 10,
+                                 "one base station and three terminals")
+                assert str(devices.get_row_at(0)[2]) == "up"
+                assert {devices.get_row_at(i)[0] for i in (1, 2, 3)} == {"BM-1", "BM-2",
+                                                                         "BM-3"}
+                assert "devices: done" not in app.room.log  # periodic reads stay quiet
+                await pilot.press("r")
                 await pilot.press("p")
                 await wait_until(lambda: "pause clock A: done" in app.room.log, 10,
                                  "the hub's reply to pause")

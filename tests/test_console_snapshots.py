@@ -17,7 +17,7 @@ from hub.result_screen.barometer import barometer
 from hub.store.store import Store
 
 SIZES = [(80, 24), (160, 50)]
-VIEWS = ["r", "s", "c", "l", "question_mark"]
+VIEWS = ["r", "s", "c", "d", "l", "question_mark"]
 
 
 async def _settle(pilot):

@@ -46,6 +46,8 @@ HELP = """Keys
   t  traveller of a board: type its number (or section and number), Enter;
      Enter on a result: correct, erase or adjust it (audited, re-scored,
      sent on to the screens)
+  d  devices: base stations (link counters) and terminals (table,
+     battery, signal, last heard), refreshed every 5 s
   l  event log
   p  pause or resume the round clock (resume also ends a break)
   +  one more minute on the clock      -  one minute less
@@ -81,6 +83,7 @@ class ConsoleApp(App[None]):
         Binding("c", "tab('calls')", "Calls"),
         Binding("l", "tab('log')", "Log"),
         Binding("t", "traveller", "Traveller"),
+        Binding("d", "devices", "Devices"),
         Binding("p", "pause", "Pause/resume"),
         Binding("plus", "adjust(60)", "+1 min", show=False),
         Binding("minus", "adjust(-60)", "-1 min", show=False),
@@ -120,6 +123,8 @@ class ConsoleApp(App[None]):
                 yield Input(placeholder="board (or section and board: B 7), then Enter",
                             id="board-input")
                 yield DataTable(id="traveller-table", cursor_type="row", zebra_stripes=True)
+            with TabPane("Devices", id="devices"):
+                yield DataTable(id="devices-table", zebra_stripes=True)
             with TabPane("Log", id="log"):
                 yield Log(id="log-view")
             with TabPane("Help", id="help"):
@@ -128,12 +133,17 @@ class ConsoleApp(App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#room-table", DataTable).add_columns(
-            "sec", "table", "round", "NS", "EW", "done", "behind", "verify", "online", "call")
+            "sec", "table", "round", "NS", "EW", "done", "behind", "verify", "online", "call",
+            "batt")
         self.query_one("#standings-table", DataTable).add_columns(
             "sec", "rank", "pair", "dir", "total", "boards", "moved")
         self.query_one("#traveller-table", DataTable).add_columns(
             "table", "round", "NS", "EW", "contract", "by", "tricks", "score NS", "NS", "EW",
             "entered by")
+        self.query_one("#devices-table", DataTable).add_columns(
+            "device", "where", "state", "battery", "signal", "heard", "frames in/out",
+            "retries", "garbage", "refused")
+        self.set_interval(5.0, self._refresh_devices)
         self.query_one("#calls-table", DataTable).add_columns("what", "id", "table", "status",
                                                               "text")
         self.run_worker(self._follow(), exclusive=True)
@@ -153,14 +163,15 @@ class ConsoleApp(App[None]):
 
     async def command(self, name: str, what: str,
                       on_reply: Callable[[dict[str, Any]], None] | None = None,
-                      **args: Any) -> None:
-        """Send a director's command; its reply lands in the log (and in ``on_reply``)."""
+                      quiet: bool = False, **args: Any) -> None:
+        """Send a director's command; its reply lands in the log (and in ``on_reply``);
+        ``quiet`` logs only a refusal (for reads repeated every few seconds)."""
         if self.send is None:
             self.room.note(f"! {what}: this console is read-only (no PIN)")
             return
         self._n += 1
         command_id = f"console-{self._n}"
-        self.room.sent(command_id, what)
+        self.room.sent(command_id, what, quiet)
         if on_reply is not None:
             self._on_reply[command_id] = on_reply
         try:
@@ -209,6 +220,38 @@ class ConsoleApp(App[None]):
         for section in self._clock_sections():
             await self.command("start_break", f"{minutes}-minute break in {section}",
                                section=section, minutes=int(minutes))
+
+    async def action_devices(self) -> None:
+        self.action_tab("devices")
+        await self._fetch_devices()
+
+    async def _refresh_devices(self) -> None:
+        if self.query_one(TabbedContent).active == "devices":
+            await self._fetch_devices()
+
+    async def _fetch_devices(self) -> None:
+        await self.command("devices", "devices", on_reply=self._show_devices, quiet=True)
+
+    def _show_devices(self, reply: dict[str, Any]) -> None:
+        if not reply.get("ok"):
+            return
+        table = self.query_one("#devices-table", DataTable)
+        table.clear()
+        for st in reply["stations"]:
+            table.add_row(
+                "base station", st["url"],
+                Text("up") if st["connected"] else Text("DOWN", style="bold red reverse"),
+                "", "", f"{st['reconnects']} reconnects",
+                f"{st['frames_in']}/{st['frames_out']}", st["retransmits"], st["garbage"],
+                st["refused"])
+        for tm in reply["terminals"]:
+            where = f"{tm['section']}{tm['table']}" if tm["table"] is not None else "-"
+            heard = "" if tm["seconds_ago"] is None else f"{tm['seconds_ago']:.0f} s ago"
+            table.add_row(
+                tm["serial"], where,
+                Text("on line") if tm["online"] else Text("OFF", style="bold red reverse"),
+                _battery_text(tm["battery"]),
+                "" if tm["signal"] is None else f"{tm['signal']}%", heard, "", "", "", "")
 
     def action_traveller(self) -> None:
         self.action_tab("traveller")
@@ -381,6 +424,12 @@ SORTS = ("table", "behind")
 
 
 
+def _battery_text(percent: int | None) -> Text:
+    if percent is None:
+        return Text("")
+    return Text(f"{percent}%", style="bold red" if percent < 20 else "")
+
+
 def _two_places(x: float | None) -> str:
     return "" if x is None else f"{x:.2f}"
 
@@ -407,7 +456,7 @@ def room_rows(room: RoomState, sort: str = "table", section: str | None = None
             Text(str(unverified), style="cyan") if unverified else Text(""),
             Text("yes") if t.get("online") else Text("OFF", style="bold red reverse"),
             Text("CALL", style="bold magenta reverse") if (name, t["table"]) in calls
-            else Text(""))
+            else Text(""), _battery_text(t.get("battery")))
     return rows
 
 

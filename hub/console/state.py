@@ -21,10 +21,13 @@ class RoomState:
     log: list[str] = field(default_factory=list)
     dirty: set[str] = field(default_factory=set)
     pending: dict[str, str] = field(default_factory=dict)  # command id -> what the TD asked
+    quiet: set[str] = field(default_factory=set)  # ids whose success is not logged
 
-    def sent(self, command_id: str, what: str) -> None:
+    def sent(self, command_id: str, what: str, quiet: bool = False) -> None:
         """Remember a command so its reply can be told to the TD."""
         self.pending[command_id] = what
+        if quiet:
+            self.quiet.add(command_id)
 
     def apply(self, msg: dict[str, Any]) -> None:
         """Take one message from the hub's feed."""
@@ -40,6 +43,10 @@ class RoomState:
             return
         if msg.get("type") == "reply" and msg.get("id") in self.pending:
             what = self.pending.pop(msg["id"])
+            if msg["id"] in self.quiet:
+                self.quiet.discard(msg["id"])
+                if msg.get("ok"):
+                    return
             self.note(f"{what}: done" if msg.get("ok") else
                       f"! {what} refused: {msg.get('error', 'no reason given')}")
             return
@@ -69,12 +76,19 @@ class RoomState:
         elif kind == "round_started" and section is not None:
             section["round"] = msg["round"]
             if "tables" in msg:
-                online = {t["table"]: t.get("online") for t in section["tables"]}
-                section["tables"] = [dict(t, online=online.get(t["table"], t.get("online")))
-                                     for t in msg["tables"]]
+                seen = {t["table"]: t for t in section["tables"]}
+                section["tables"] = [
+                    dict(t, online=seen.get(t["table"], t).get("online"),
+                         battery=seen.get(t["table"], t).get("battery"))
+                    for t in msg["tables"]]
             else:
                 for t in section["tables"]:
                     t["done"] = 0
+            self.dirty.add("room")
+        elif kind == "battery" and section is not None:
+            for t in section["tables"]:
+                if t["table"] == msg["table"]:
+                    t["battery"] = msg["percent"]
             self.dirty.add("room")
         elif kind == "table_online" and section is not None:
             for t in section["tables"]:
