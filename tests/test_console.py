@@ -240,6 +240,13 @@ def test_console_follows_a_real_hub(tmp_path):
                                                                          "BM-3"}
                 assert "devices: done" not in app.room.log  # periodic reads stay quiet
                 await pilot.press("r")
+                room.focus()
+                room.move_cursor(row=0)
+                await pilot.press("enter")  # table A1's terminal died: a spare takes over
+                await pilot.pause(0.1)
+                await pilot.press("enter")
+                await wait_until(lambda: "takeover allowed at A1: done" in app.room.log, 10,
+                                 "the hub's reply to the takeover")
                 await pilot.press("p")
                 await wait_until(lambda: "pause clock A: done" in app.room.log, 10,
                                  "the hub's reply to pause")

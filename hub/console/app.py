@@ -36,7 +36,9 @@ Source = Callable[[], AsyncIterator[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 HELP = """Keys
-  r  room: every table, boards done, minutes behind, verification, online
+  r  room: every table, boards done, minutes behind, verification, online,
+     TD call, battery; Enter on a table: let a replacement terminal take
+     it over (a dead terminal), or its traveller
   s  standings of each section, with places gained or lost since the last
      standings
   c  TD calls, held results and slow-play penalties; Enter on a row decides
@@ -67,6 +69,8 @@ RESULT_CHOICES = [("correct", "correct the contract or the tricks"),
                   ("60/40", "adjust: 60 % NS, 40 % EW"), ("50/50", "adjust: 50 % each"),
                   ("40/60", "adjust: 40 % NS, 60 % EW"), ("A+/A-", "adjust: A+ NS, A- EW"),
                   ("A-/A+", "adjust: A- NS, A+ EW")]
+TABLE_CHOICES = [("takeover", "let a replacement terminal take over this table"),
+                 ("traveller", "traveller of the table's first board this round")]
 HELD_CHOICES = [("accept", "accept as sent"),
                 ("rekey", "accept as another board (the terminal had the wrong one)"),
                 ("reject", "reject")]
@@ -114,7 +118,7 @@ class ConsoleApp(App[None]):
         yield Static("", id="clock")
         with TabbedContent(initial="room"):
             with TabPane("Room", id="room"):
-                yield DataTable(id="room-table", zebra_stripes=True)
+                yield DataTable(id="room-table", zebra_stripes=True, cursor_type="row")
             with TabPane("Standings", id="standings"):
                 yield DataTable(id="standings-table", zebra_stripes=True)
             with TabPane("Calls", id="calls"):
@@ -325,6 +329,11 @@ class ConsoleApp(App[None]):
         if what == "result":
             self._change_result(int(ident))
             return
+        if event.data_table.id == "room-table":
+            section, _, table = key.partition(":")
+            self.push_screen(ChoiceScreen(f"Table {section}{table}", TABLE_CHOICES),
+                             lambda choice: self._table_action(section, int(table), choice))
+            return
         if what == "held":
             self.push_screen(ChoiceScreen(f"Held result {ident}", HELD_CHOICES),
                              lambda choice: self._decide_held(int(ident), choice))
@@ -334,6 +343,17 @@ class ConsoleApp(App[None]):
         elif what == "call":
             self.push_screen(ChoiceScreen(f"TD call {ident}", CALL_CHOICES),
                              lambda choice: self._move_call(int(ident), choice))
+
+    async def _table_action(self, section: str, table: int, choice: str | None) -> None:
+        if choice == "takeover":
+            await self.command("allow_takeover", f"takeover allowed at {section}{table}",
+                               section=section, table=table)
+        elif choice == "traveller":
+            self.action_tab("traveller")
+            row = next((t for t in self.room.sections.get(section, {}).get("tables", [])
+                        if t["table"] == table), None)
+            if row and row["boards"]:
+                await self.fetch_traveller(section, row["boards"][0])
 
     async def _decide_held(self, result: int, choice: str | None) -> None:
         if choice == "accept":
