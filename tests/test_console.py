@@ -32,7 +32,10 @@ SNAPSHOT = {"type": "snapshot", "seq": 10, "state": {
                        "tables": [{"table": t, "ns": t, "ew": t + 2, "boards": [4, 5, 6],
                                    "done": 3, "minutes_behind": 0, "online": True,
                                    "unverified": 0} for t in (1, 2)],
-                       "standings": []}},
+                       "standings": [{"pair": 1, "direction": None, "total": 55.0,
+                                      "rank": "1", "boards": 3},
+                                     {"pair": 2, "direction": None, "total": 45.0,
+                                      "rank": "2", "boards": 3}]}},
     "held": [], "td_calls": [], "penalties": [], "alerts": []}}
 EVENTS = [
     {"type": "event", "seq": 11, "event": "result", "section": "A", "table": 2, "round": 2,
@@ -104,6 +107,12 @@ def test_console_shows_the_room_and_switches_views():
             assert standings.get_row_at(0)[2] == 2 and standings.get_row_at(0)[4] == "61.00"
             assert str(standings.get_row_at(0)[6]) == "▲1"
             assert str(standings.get_row_at(1)[6]) == "▼1"
+            await pilot.press("v")  # one ranking: A2 61, B1 55, B2 45, A1 39
+            await pilot.pause(0.2)
+            assert [(standings.get_row_at(i)[0], standings.get_row_at(i)[1],
+                     standings.get_row_at(i)[2]) for i in range(4)] == [
+                ("A", "1", 2), ("B", "2", 1), ("B", "3", 2), ("A", "4", 1)]
+            await pilot.press("v")
             await pilot.press("c")
             calls = app.query_one("#calls-table", DataTable)
             assert calls.get_row_at(0)[4] == "revoke"
@@ -293,3 +302,15 @@ def test_console_follows_a_real_hub(tmp_path):
             await hub.stop()
 
     asyncio.run(scenario())
+
+
+def test_overall_ranking_shares_places_on_level_totals():
+    """One ranking of every section by total; level totals share the place (1=, 1=, 3)."""
+    from hub.console.app import overall_rows
+
+    room = RoomState()
+    room.sections = {
+        "A": {"standings": [{"pair": 1, "total": 60.0}, {"pair": 2, "total": 40.0}]},
+        "B": {"standings": [{"pair": 1, "total": 60.0}]}}
+    assert [(rank, name, r["pair"]) for rank, name, r in overall_rows(room)] == [
+        ("1=", "A", 1), ("1=", "B", 1), ("3", "A", 2)]

@@ -40,7 +40,7 @@ HELP = """Keys
      TD call, battery; Enter on a table: let a replacement terminal take
      it over (a dead terminal), or its traveller
   s  standings of each section, with places gained or lost since the last
-     standings
+     standings; v switches to one overall ranking of every section and back
   c  TD calls, held results and slow-play penalties; Enter on a row decides
      it (a held result: accept, accept as another board, reject;
      a penalty: NS, EW, both or shared pay, or waive; a call: in progress,
@@ -84,6 +84,7 @@ class ConsoleApp(App[None]):
     BINDINGS: ClassVar = [
         Binding("r", "tab('room')", "Room"),
         Binding("s", "tab('standings')", "Standings"),
+        Binding("v", "overall", "Overall", show=False),
         Binding("c", "tab('calls')", "Calls"),
         Binding("l", "tab('log')", "Log"),
         Binding("t", "traveller", "Traveller"),
@@ -111,6 +112,7 @@ class ConsoleApp(App[None]):
         self.traveller_of: tuple[str, int] | None = None
         self.traveller: list[dict[str, Any]] = []
         self.sort = "table"
+        self.overall = False
         self.section_filter: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -201,6 +203,12 @@ class ConsoleApp(App[None]):
     def _clock_sections(self) -> list[str]:
         """The clock keys act on the section the room is filtered to, or on every one."""
         return [self.section_filter] if self.section_filter else sorted(self.room.sections)
+
+    def action_overall(self) -> None:
+        """Standings per section, or every section in one ranking."""
+        self.overall = not self.overall
+        self.room.dirty.add("standings")
+        self.action_tab("standings")
 
     def action_sort(self) -> None:
         """Room in table order, or the most behind first."""
@@ -414,7 +422,10 @@ class ConsoleApp(App[None]):
         if "standings" in dirty:
             table = self.query_one("#standings-table", DataTable)
             table.clear()
-            for name, sec in sorted(self.room.sections.items()):
+            for rank, name, r in overall_rows(self.room) if self.overall else []:
+                table.add_row(name, rank, r["pair"], r.get("direction") or "",
+                              f"{r['total']:.2f}", r.get("boards", ""), "")
+            for name, sec in [] if self.overall else sorted(self.room.sections.items()):
                 rows = sorted(sec.get("standings", []),
                               key=lambda r: (r.get("direction") or "", place(r["rank"])))
                 moved = sec.get("moved", {})
@@ -448,6 +459,20 @@ def _battery_text(percent: int | None) -> Text:
     if percent is None:
         return Text("")
     return Text(f"{percent}%", style="bold red" if percent < 20 else "")
+
+
+def overall_rows(room: RoomState) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every section's entrants in one ranking by their total (percentages are comparable
+    across sections of one event); level totals share the place ("3=")."""
+    rows = [(name, r) for name, sec in sorted(room.sections.items())
+            for r in sec.get("standings", [])]
+    rows.sort(key=lambda x: -x[1]["total"])
+    out = []
+    for name, r in rows:
+        first = 1 + sum(1 for _, o in rows if o["total"] > r["total"])
+        level = sum(1 for _, o in rows if o["total"] == r["total"]) > 1
+        out.append((f"{first}{'=' if level else ''}", name, r))
+    return out
 
 
 def _two_places(x: float | None) -> str:
