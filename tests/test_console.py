@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from event_text import one_section_event
 from hub_stub import wait_until
 from textual.widgets import DataTable, Log, Static
 
@@ -192,17 +193,8 @@ def test_td_decides_a_penalty_and_moves_a_call_on_from_the_console():
     asyncio.run(scenario())
 
 
-HOWELL_3 = """schema_version = 1
-[event]
-name = "Console session"
-[rules]
-scoring = "mp"
-[[sessions]]
-name = "Evening"
-[[sessions.sections]]
-letter = "A"
-movement = { kind = "howell", tables = 3, boards_per_round = 2 }
-"""
+HOWELL_3 = one_section_event("Console session",
+                             'kind = "howell", tables = 3, boards_per_round = 2')
 
 
 def test_console_follows_a_real_hub(tmp_path):

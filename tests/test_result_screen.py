@@ -6,6 +6,7 @@ import asyncio
 import datetime as dt
 from fractions import Fraction
 
+from event_text import one_section_event
 from textual.widgets import Digits, Static
 
 from drivers.clock.show import Phase
@@ -13,17 +14,8 @@ from hub.result_screen.app import ScreenApp, pages
 from hub.result_screen.barometer import barometer
 from hub.store.store import ResultEntry, Store
 
-BAROMETER = """schema_version = 1
-[event]
-name = "Barometer night"
-[rules]
-scoring = "mp"
-[[sessions]]
-name = "Evening"
-[[sessions.sections]]
-letter = "A"
-movement = { kind = "barometer", tables = 2, boards_per_round = 1 }
-"""
+BAROMETER = one_section_event("Barometer night",
+                              'kind = "barometer", tables = 2, boards_per_round = 1')
 T0 = dt.datetime(2026, 11, 29, 19, 0, tzinfo=dt.UTC)
 
 

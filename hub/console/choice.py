@@ -9,60 +9,61 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 
-class ChoiceScreen(ModalScreen[str | None]):
-    """Pick one of ``choices`` (id, label) with the arrows and Enter; Escape cancels."""
+class PopUp(ModalScreen[str | None]):
+    """A titled box over the console; Escape cancels (the answer is then None)."""
 
     DEFAULT_CSS = """
-    ChoiceScreen { align: center middle; }
-    ChoiceScreen > Vertical { width: 60; height: auto; border: thick $accent;
-                              background: $surface; padding: 0 1; }
-    ChoiceScreen OptionList { height: auto; max-height: 12; }
+    PopUp { align: center middle; }
+    PopUp > Vertical { width: 60; height: auto; border: thick $accent;
+                       background: $surface; padding: 0 1; }
+    PopUp OptionList { height: auto; max-height: 12; }
     """
     BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
+    def __init__(self, title: str) -> None:
         super().__init__()
         self.title_text = title
-        self.choices = choices
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(self.title_text)
-            yield OptionList(*[Option(label, id=key) for key, label in self.choices])
+            yield self.body()
+
+    def body(self) -> Widget:
+        raise NotImplementedError
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ChoiceScreen(PopUp):
+    """Pick one of ``choices`` (id, label) with the arrows and Enter."""
+
+    def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
+        super().__init__(title)
+        self.choices = choices
+
+    def body(self) -> Widget:
+        return OptionList(*[Option(label, id=key) for key, label in self.choices])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class AskScreen(ModalScreen[str | None]):
-    """One line of text from the TD (a corrected contract, say); Escape cancels."""
-
-    DEFAULT_CSS = """
-    AskScreen { align: center middle; }
-    AskScreen > Vertical { width: 60; height: auto; border: thick $accent;
-                           background: $surface; padding: 0 1; }
-    """
-    BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]
+class AskScreen(PopUp):
+    """One line of text from the TD (a corrected contract, say)."""
 
     def __init__(self, title: str, placeholder: str = "") -> None:
-        super().__init__()
-        self.title_text = title
+        super().__init__(title)
         self.placeholder = placeholder
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label(self.title_text)
-            yield Input(placeholder=self.placeholder)
+    def body(self) -> Widget:
+        return Input(placeholder=self.placeholder)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
