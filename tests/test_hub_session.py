@@ -56,6 +56,10 @@ def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
             await wait_until(lambda: all(not t.unacked for s in stations
                                          for t in s.terminals.values()), 30,
                              "the last ACKs to reach the terminals")
+            await wait_until(lambda: all(
+                sum(isinstance(m, RankingPage) for m in t.log.received) >= 23
+                for s in stations for t in s.terminals.values()), 30,
+                "the final ranking page to reach every terminal")
         finally:
             for s in stations:
                 await s.stop()

@@ -540,7 +540,10 @@ def websocket_source(url: str, pin: str | None) -> tuple[Source, Send]:
         if ws is None or state["token"] is None:
             raise ConnectionError("not connected to the hub (or the PIN was refused)")
         state["n"] += 1
-        await ws.send(json.dumps({"type": "command", "id": f"c{state['n']}",
-                                  "token": state["token"], **command}))
+        try:
+            await ws.send(json.dumps({"type": "command", "id": f"c{state['n']}",
+                                      "token": state["token"], **command}))
+        except WebSocketException as e:  # the link dropped under us: the TD is told
+            raise ConnectionError(f"lost the hub ({e})") from None
 
     return source, send
