@@ -254,3 +254,7 @@ def main() -> None:
         click.echo(f"bridgehub: internal error: {type(e).__name__}: {e} "
                    "(set BRIDGEHUB_DEBUG=1 for details)", err=True)
         sys.exit(70)
+
+
+if __name__ == "__main__":  # python -m hub.cli (textual-serve runs the screen this way)
+    main()

@@ -1,0 +1,46 @@
+"""``bridgehub screen --serve``: the result screen served to browsers by textual-serve."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from test_result_screen import BAROMETER
+
+from hub.store.store import Store
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_screen_is_served_to_a_browser(tmp_path):
+    db = f"sqlite:///{tmp_path / 'e.db'}"
+    store = Store.open(db)
+    eid = store.create_event(BAROMETER)
+    store.close()
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "screen", "--db", db, "--event",
+                             str(eid), "--serve", f"127.0.0.1:{port}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        end, page, error = time.monotonic() + 30, "", None
+        while time.monotonic() < end and proc.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    page = r.read().decode()
+                break
+            except OSError as e:
+                error = e
+                time.sleep(0.2)
+        assert page, f"no page from the screen server within 30 s ({error}); exit " \
+                     f"{proc.poll()}"
+        assert "bridgehub screen" in page  # the page textual-serve builds for the app
+    finally:
+        proc.terminate()
+        proc.wait(10)
