@@ -7,6 +7,7 @@ import asyncio
 import json
 
 import pytest
+from event_text import one_section_event
 from hub_stub import wait_until
 from websockets.asyncio.client import connect
 
@@ -18,17 +19,7 @@ from simulator.line import PtyLine
 from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
 
-EVENT = """schema_version = 1
-[event]
-name = "API session"
-[rules]
-scoring = "mp"
-[[sessions]]
-name = "Evening"
-[[sessions.sections]]
-letter = "A"
-movement = { kind = "howell", tables = 3, boards_per_round = 2 }
-"""
+EVENT = one_section_event("API session", 'kind = "howell", tables = 3, boards_per_round = 2')
 
 
 class Client:

@@ -11,19 +11,11 @@ import sys
 import time
 from pathlib import Path
 
+from event_text import one_section_event
+
 from hub.store.store import Store
 
-EVENT = """schema_version = 1
-[event]
-name = "Recovery"
-[rules]
-scoring = "mp"
-[[sessions]]
-name = "Evening"
-[[sessions.sections]]
-letter = "A"
-movement = { kind = "howell", tables = 4, boards_per_round = 3 }
-"""
+EVENT = one_section_event("Recovery", 'kind = "howell", tables = 4, boards_per_round = 3')
 TOTAL = 4 * 7 * 3  # tables × rounds × boards
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from event_text import one_section_event
 from hub_stub import wait_until
 
 from drivers.protocol.messages import RankingPage, Result, ResultView
@@ -17,17 +18,8 @@ from simulator.line import PtyLine
 from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
 
-EVENT = """schema_version = 1
-[event]
-name = "Twelve-table Howell"
-[rules]
-scoring = "mp"
-[[sessions]]
-name = "Evening"
-[[sessions.sections]]
-letter = "A"
-movement = { kind = "howell", tables = 12, boards_per_round = 1 }
-"""
+EVENT = one_section_event("Twelve-table Howell",
+                          'kind = "howell", tables = 12, boards_per_round = 1')
 
 
 def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
