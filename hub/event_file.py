@@ -29,6 +29,7 @@ from scoring.imp_awards import ImpAwards
 from scoring.matchpoints import AdjustedMethod, MatchpointRules
 from scoring.penalties import PenaltyScale, scale_from_data
 from scoring.standings import PAIR_TIE_BREAKS
+from scoring.suspicious import SuspicionLimits
 from scoring.team_standings import TEAM_TIE_BREAKS
 from scoring.traveller import Token
 from scoring.vp_scale import BUILT_IN
@@ -191,6 +192,23 @@ class Display(_Strict):
     own_score: bool = True
 
 
+class SuspiciousScores(_Strict):
+    """Suspicious-score flags (decisions D12): same strain by both sides with too many
+    tricks between them, or too far from double dummy when hand records exist."""
+
+    check: bool = True
+    suit_tricks: int = Field(default=14, ge=13, le=26)
+    notrump_tricks: int = Field(default=15, ge=13, le=26)
+    double_dummy: bool = True
+    double_dummy_tricks: int = Field(default=3, ge=0, le=13)
+
+    def limits(self) -> SuspicionLimits | None:
+        if not self.check:
+            return None
+        return SuspicionLimits(self.suit_tricks, self.notrump_tricks,
+                               self.double_dummy_tricks if self.double_dummy else None)
+
+
 class PenaltyStep(_Strict):
     above_minutes: float = Field(ge=0)
     up_to_minutes: float | None = None
@@ -227,6 +245,7 @@ class Rules(_Strict):
     lot_seed: int | None = None
     timing: Timing = Field(default_factory=Timing)
     display: Display = Field(default_factory=Display)
+    suspicious: SuspiciousScores = Field(default_factory=SuspiciousScores)
     slow_play: PenaltyScaleModel | None = None
     late_arrival: PenaltyScaleModel | None = None
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from scoring.board import Seat
+from scoring.contract import Strain
+
 
 class HandRecordError(ValueError):
     pass
@@ -27,3 +30,19 @@ def read_hand_records(path: Path) -> dict[int, str]:
     if not deals:
         raise HandRecordError(f"hand records {path} hold no boards")
     return deals
+
+
+def makeable_tricks(deal: str) -> dict[tuple[Seat, Strain], int]:
+    """Double-dummy tricks for every declarer and strain (endplay's DDS; about 0.1 s a
+    deal, so the hub runs it in a worker thread)."""
+    from endplay.dds import calc_dd_table
+    from endplay.types import Deal, Denom, Player
+
+    table = calc_dd_table(Deal(deal))
+    denoms = {Strain.CLUBS: Denom.clubs, Strain.DIAMONDS: Denom.diamonds,
+              Strain.HEARTS: Denom.hearts, Strain.SPADES: Denom.spades,
+              Strain.NOTRUMP: Denom.nt}
+    players = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south,
+               Seat.W: Player.west}
+    return {(seat, strain): int(table[denom, player])
+            for strain, denom in denoms.items() for seat, player in players.items()}

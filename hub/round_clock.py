@@ -139,11 +139,11 @@ class RoundClock:
         return self._fold(math.inf)[0]
 
     def official_start(self, rnd: int) -> float | None:
-        """When the TD started the round (its allowed time runs from here: seed 002)."""
-        for ev in self.events:
-            if ev.action is ClockAction.START and ev.round == rnd:
-                return ev.at
-        return None
+        """When the TD started the round (its allowed time runs from here: seed 002); a
+        round started again (the director's clock start) counts from the last start."""
+        starts = [ev.at for ev in self.events
+                  if ev.action is ClockAction.START and ev.round == rnd]
+        return starts[-1] if starts else None
 
     def allowed_seconds(self, rnd: int) -> float:
         total = self.timing.allowed_seconds(self.boards_per_round[rnd])

@@ -43,12 +43,14 @@ from drivers.protocol.messages import (
 )
 from hub.api.feed import Feed
 from hub.api.server import ApiServer
+from hub.hand_records import makeable_tricks
 from hub.intake import Intake, IntakeResult, Pending, Verdict
 from hub.live_views import LiveViews, is_imps, own_line, value_hundredths
 from hub.movement.model import Movement
 from hub.round_clock import RoundClock, RoundTiming
 from hub.slow_play import TableRound, lateness_minutes, minutes_behind, propose
-from hub.store.store import LiveLine, Store, StoredResult
+from hub.store.store import Store, StoredResult
+from hub.suspicious_scores import SuspiciousScores
 from hub.td_commands import Commands
 
 log = logging.getLogger(__name__)
@@ -105,6 +107,10 @@ class HubService:
         self._unverified: set[tuple[str, int, int, int]] = set()
         self.feed = Feed()
         self._proposed: dict[tuple[str, int], set[int]] = {}
+        self.withheld: dict[str, int] = {}  # section → round whose standings wait
+        self.behind_every_s = 10.0
+        self._behind_sent: dict[str, dict[int, float]] = {}
+        self._next_behind = 0.0
         self.commands = Commands(self)
         self.api: ApiServer | None = None
         if api is not None:
@@ -119,6 +125,7 @@ class HubService:
                              event.rules.timing.extra_minutes)
         self.event = event
         winners: dict[str, int] = {}
+        clock_records = await asyncio.to_thread(self.store.clock_events, self.event_id)
         for letter in await asyncio.to_thread(self.store.sections, self.event_id):
             movement = await asyncio.to_thread(self.store.movement, self.event_id, letter)
             boards = {r: len(movement.round_rows(r, letter)[0].boards)
@@ -127,11 +134,20 @@ class HubService:
             state = SectionState(movement, RoundClock(timing, boards))
             state.round = await asyncio.to_thread(self._resume_round, letter, movement)
             now = self.clock()
-            state.clock.start_round(state.round, now)
-            await asyncio.to_thread(self.record_clock, letter, "start", now, state.round)
+            # after a restart the round clock goes on from the stored clock events (and a
+            # round the director moved on to stays current)
+            mine = [c for c in clock_records if c["section"] == letter
+                    and c["at"].timestamp() <= now]
+            state.clock.replay(mine)
+            started = [c["round"] for c in mine if c["kind"] == "start" and c["round"]]
+            state.round = max([state.round, *started[-1:]])
+            if state.clock.official_start(state.round) is None:
+                state.clock.start_round(state.round, now)
+                await asyncio.to_thread(self.record_clock, letter, "start", now, state.round)
             self.sections[letter] = state
         self.views = LiveViews(self.store, self.event_id, event, winners)
         await asyncio.to_thread(self.views.load)
+        await asyncio.to_thread(self._load_suspicious)
         await asyncio.to_thread(self.intake.live_index)
         loop = asyncio.get_running_loop()
         for k, driver in enumerate(self.drivers):
@@ -141,6 +157,8 @@ class HubService:
             display.start()
         self._tasks.append(loop.create_task(self._tick()))
         self._tasks.append(loop.create_task(self._writer()))
+        if self.suspicious.limits is not None and self.suspicious.limits.double_dummy is not None:
+            self._tasks.append(loop.create_task(self._solve_deals()))
         if self.api is not None:
             await self.api.start()
 
@@ -179,7 +197,40 @@ class HubService:
                     for seat in self.seats.values():
                         if seat.section == letter:
                             seat.driver.send(seat.address, msg)
+            if now >= self._next_behind:
+                self._next_behind = now + self.behind_every_s
+                for letter in self.sections:
+                    self._publish_behind(letter, now)
             await asyncio.sleep(self.tick_s)
+
+    def _load_suspicious(self) -> None:
+        """Suspicious-score flags from the stored results and the director's earlier
+        "contract is valid" marks (after a restart, the same flags are open)."""
+        marks = [tuple(a["detail"]["mark"]) for a in
+                 self.store.audit_log(self.event_id, "contract_valid")]
+        self.suspicious = SuspiciousScores(self.event.rules.suspicious.limits(), marks)
+        for line in self.store.live_lines(self.event_id):
+            self.suspicious.put(line)
+
+    async def _solve_deals(self) -> None:
+        """Double-dummy tables of the hand records, one deal at a time in a worker thread;
+        each board is checked again as its table arrives."""
+        deals = await asyncio.to_thread(self.store.hand_records, self.event_id)
+        for board, deal in sorted(deals.items()):
+            try:
+                makeable = await asyncio.to_thread(makeable_tricks, deal)
+            except Exception:
+                log.exception("double dummy of board %d failed; its check is skipped", board)
+                continue
+            for section, b in self.suspicious.deal_solved(board, makeable):
+                self.publish_suspicious(section, b)
+
+    def publish_suspicious(self, section: str, board: int) -> None:
+        """A board's flags changed: the full list for the board goes to the feed (empty when
+        none is open any more)."""
+        self.feed.publish("suspicious", section=section, board=board,
+                          flags=[f.as_dict() for f in self.suspicious.board_flags(section,
+                                                                                  board)])
 
     def _resume_round(self, section: str, movement: Movement) -> int:
         """After a restart: the first round not yet complete in the store."""
@@ -403,6 +454,8 @@ class HubService:
                               board=m.board, status=out.verdict.value, id=out.stored.id)
         if out.verdict is Verdict.ACCEPTED and out.stored is not None:
             self._show_result(seat, out.stored)
+            if self.suspicious.put(out.stored.line()):
+                self.publish_suspicious(m.section, m.board)
             key = (m.section, m.table, m.round, m.board)
             if self.event.rules.display.verification == "none" or key in self._verified:
                 await self._board_finished(m.section, m.table, m.round, m.board)
@@ -412,16 +465,24 @@ class HubService:
     def _show_result(self, seat: Seat, stored: StoredResult) -> None:
         """Rescore the board; send the table its own score and the traveller (only after
         the board was played there, and only if the event shows travellers)."""
-        line = LiveLine(stored.section, stored.table, stored.round, stored.board,
-                        stored.ns_pair, stored.ew_pair, stored.contract, stored.declarer,
-                        stored.tricks, stored.score_ns, stored.adjusted)
-        score = self.views.result_stored(line)
-        if score is None or self.event.rules.display.travellers == "never":
+        if self.views.result_stored(stored.line()) is None:
             return
-        lines = list(self.views.sections[stored.section].lines[stored.board].values())
-        mine = own_line(score, lines, stored.table, stored.round)
+        if self.event.rules.display.travellers == "never":
+            return
+        view = self._result_view(stored.section, stored.board, stored.table, stored.round)
+        if view is not None:
+            seat.driver.send(seat.address, view)
+
+    def _result_view(self, section: str, board: int, table: int, rnd: int
+                     ) -> ResultView | None:
+        """The table's own score on a board and the board's traveller as scored now."""
+        score = self.views.board(section, board)
+        if score is None:
+            return None
+        lines = list(self.views.sections[section].lines[board].values())
+        mine = own_line(score, lines, table, rnd)
         if mine is None:
-            return
+            return None
         entries = []
         for i, x in enumerate(lines):
             t = score.traveller.lines[i]
@@ -429,9 +490,9 @@ class HubService:
                 x.ns_pair, x.ew_pair, x.contract or "", SEAT_CODE.get(x.declarer or "", 255),
                 x.tricks if x.tricks is not None else 255, t.score_ns or 0,
                 value_hundredths(score, i)))
-        seat.driver.send(seat.address, ResultView(
-            stored.section, stored.board, score.traveller.lines[mine].score_ns or 0,
-            value_hundredths(score, mine), 1 if is_imps(score) else 0, tuple(entries[:64])))
+        return ResultView(section, board, score.traveller.lines[mine].score_ns or 0,
+                          value_hundredths(score, mine), 1 if is_imps(score) else 0,
+                          tuple(entries[:64]))
 
     async def _verify(self, m: Verify) -> None:
         """The opponents' verification (decisions D10: a board is finished when its result
@@ -486,11 +547,59 @@ class HubService:
                           round=tr.round, text=proposal.text)
 
     # -- the TD's view ------------------------------------------------------------------------
-    async def result_changed(self, section: str, board: int, why: str) -> None:
-        """A TD act changed a board: rescore it and tell the feed."""
+    async def result_changed(self, section: str, board: int, why: str,
+                             table: int | None = None, rnd: int | None = None) -> None:
+        """A TD act changed a board: rescore it, check it again, tell the feed, and show the
+        new traveller at the tables still in the round where they played it."""
         self.intake.invalidate()
         await asyncio.to_thread(self.views.reload_board, section, board)
+        lines = await asyncio.to_thread(self.store.live_lines, self.event_id, section)
+        if self.suspicious.reload(section, board, [x for x in lines if x.board == board]):
+            self.publish_suspicious(section, board)
         self.feed.publish("board_changed", section=section, board=board, why=why)
+        self._tell_tables(section, board, why, table, rnd)
+        await self.publish_if_clear(section)
+
+    def _tell_tables(self, section: str, board: int, why: str, table: int | None,
+                     rnd: int | None) -> None:
+        """After a TD change: the fresh traveller to every table of the current round that
+        has played the board, and a message to the table whose result changed."""
+        state = self.sections[section]
+        if table is not None and rnd == state.round:
+            tr = state.tables.get((table, rnd))
+            live = self.suspicious.lines.get((section, board), {})
+            if tr is not None and (table, rnd) not in live:  # erased: the board is open again
+                tr.finished_at.pop(board, None)
+            text = {"erased": f"The director erased board {board}: enter it again",
+                    "td_entry": f"The director entered a result on board {board}",
+                    "accepted_held": f"The director accepted your result on board {board}"
+                    }.get(why, f"The director changed board {board}")
+            for seat in self._seats_at(section, table):
+                seat.driver.send(seat.address, TDMessage(text, 1))
+        if self.event.rules.display.travellers == "never":
+            return
+        for (t, r) in self.suspicious.lines.get((section, board), {}):
+            if r != state.round:
+                continue
+            view = self._result_view(section, board, t, r)
+            if view is not None:
+                for seat in self._seats_at(section, t):
+                    seat.driver.send(seat.address, view)
+
+    def _seats_at(self, section: str, table: int) -> list[Seat]:
+        return [seat for seat in self.seats.values()
+                if seat.section == section and seat.table == table]
+
+    async def publish_if_clear(self, section: str) -> None:
+        """Standings held back by open questions (decisions D12) go out as soon as the
+        director has settled the last one."""
+        rnd = self.withheld.get(section)
+        if rnd is None:
+            return
+        if not await asyncio.to_thread(self.questioned_boards, section, rnd):
+            del self.withheld[section]
+            self.publish_standings(section, round_=rnd)
+            self.send_rankings(section, rnd)
 
     def standings_rows(self, section: str) -> list[dict[str, Any]]:
         if section not in self.views.sections:
@@ -500,14 +609,18 @@ class HubService:
             for s in table:
                 rows.append({"pair": s.pair.number, "direction": direction,
                              "total": round(float(s.total.total), 4), "rank": s.rank,
-                             "boards": s.total.boards})
+                             "boards": s.total.boards,
+                             "points": round(float(s.total.points), 4), "top": s.total.top})
         return rows
 
-    def held_boards(self, section: str, rnd: int) -> set[int]:
+    def questioned_boards(self, section: str, rnd: int) -> set[int]:
+        """The round's boards with a held result or an open suspicious-score flag: its
+        standings wait for them (decisions D12)."""
         boards = {b for row in self.sections[section].movement.round_rows(rnd, section)
                   for b in row.boards}
-        return {r.board for r in self.store.results(self.event_id, section)
+        held = {r.board for r in self.store.results(self.event_id, section)
                 if r.status == "held" and r.board in boards}
+        return held | self.suspicious.open_boards(section, boards)
 
     def publish_standings(self, section: str, released_by: str | None = None,
                           provisional: list[int] | None = None,
@@ -536,26 +649,47 @@ class HubService:
             if seat.section == section and seat.table is not None:
                 seat.driver.send(seat.address, page)
 
+    def behind(self, section: str, now: float) -> dict[int, float]:
+        """Minutes behind an even pace of each table in the current round (tenths)."""
+        state = self.sections[section]
+        per_board = state.clock.timing.minutes_per_board * 60
+        start = state.clock.official_start(state.round) or now
+        out = {}
+        for row in state.movement.round_rows(state.round, section):
+            tr = state.tables.get((row.table, state.round))
+            out[row.table] = 0.0 if tr is None else round(
+                minutes_behind(tr, start, per_board, now), 1)
+        return out
+
+    def _publish_behind(self, section: str, now: float) -> None:
+        """Lateness grows with time, not only with results: the tables whose minutes behind
+        changed go to the feed (every ``behind_every_s``)."""
+        last = self._behind_sent.setdefault(section, {})
+        changed = [(t, m) for t, m in self.behind(section, now).items() if last.get(t) != m]
+        if changed:
+            last.update(changed)
+            self.feed.publish("behind", section=section, round=self.sections[section].round,
+                              tables=changed)
+
     def snapshot(self) -> dict[str, object]:
         """Everything a console needs to draw the room now."""
         now = self.clock()
         sections = {}
         for letter, state in self.sections.items():
             show = state.clock.show(now)
-            per_board = state.clock.timing.minutes_per_board * 60
-            start = state.clock.official_start(state.round) or now
+            lateness = self.behind(letter, now)
             tables = []
             for row in state.movement.round_rows(state.round, letter):
                 tr = state.tables.get((row.table, state.round))
                 done = 0 if tr is None else sum(1 for b in row.boards if b in tr.finished_at)
-                behind = 0.0 if tr is None else minutes_behind(tr, start, per_board, now)
+                behind = lateness.get(row.table, 0.0)
                 online = self._online(letter, row.table)
                 unverified = sum(1 for b in row.boards
                                  if (letter, row.table, state.round, b) in self._unverified)
                 tables.append({"table": row.table, "ns": row.ns_pair, "ew": row.ew_pair,
                                "boards": list(row.boards), "done": done,
                                "unverified": unverified,
-                               "minutes_behind": round(behind, 1), "online": online,
+                               "minutes_behind": behind, "online": online,
                                "battery": self._battery(letter, row.table)})
             finish = state.clock.predicted_finish(now, state.movement.rounds)
             sections[letter] = {
@@ -568,6 +702,8 @@ class HubService:
                  "board": r.board} for r in self.store.results(self.event_id)
                 if r.status == "held"]
         return {"event": self.event.event.name, "sections": sections, "held": held,
+                "suspicious": [f.as_dict() for f in self.suspicious.all_flags()],
+                "withheld": dict(self.withheld),
                 "td_calls": self.store.td_calls(self.event_id), "alerts": self.alerts[-50:],
                 "penalties": self.store.penalties(self.event_id)}
 
@@ -583,32 +719,80 @@ class HubService:
         if not all((r.table, rnd) in state.tables and state.tables[(r.table, rnd)].done
                    for r in rows):
             return
+        await self._complete_round(section, self.auto_advance)
+
+    async def next_round(self, section: str) -> dict[str, Any]:
+        """The director moves the section on: the current round ends now (boards not
+        played are reported for the director's scores) and the next one starts."""
+        state = self.sections[section]
+        rnd = state.round
+        if rnd >= state.movement.rounds:
+            raise ValueError(f"round {rnd} is the last round of section {section}")
+        if rnd in state.finished_rounds:  # complete, waiting for the director
+            started = self._advance(section)
+            await self._announce_round(section, started)
+            return {"round": state.round, "unplayed": []}
+        unplayed = []
+        for r in state.movement.round_rows(rnd, section):
+            tr = state.tables.get((r.table, rnd))
+            missing = [b for b in r.boards if tr is None or b not in tr.finished_at]
+            if r.ns_pair and r.ew_pair and missing:
+                unplayed.append({"table": r.table, "boards": missing})
+        await self._complete_round(section, True, unplayed)
+        return {"round": state.round, "unplayed": unplayed}
+
+    def _advance(self, section: str) -> float:
+        """The next round starts now: its clock, and every seated terminal's assignment."""
+        state = self.sections[section]
+        state.round += 1
+        started = self.clock()
+        state.clock.start_round(state.round, started)
+        for seat in self.seats.values():
+            if seat.section == section and seat.table is not None:
+                self._assign(seat)
+        return started
+
+    async def _announce_round(self, section: str, started: float) -> None:
+        state = self.sections[section]
+        rnd = state.round
+        await asyncio.to_thread(self.record_clock, section, "start", started, rnd)
+        self._behind_sent[section] = {r.table: 0.0
+                                      for r in state.movement.round_rows(rnd, section)}
+        self.feed.publish("round_started", section=section, round=rnd, tables=[
+            {"table": r.table, "ns": r.ns_pair, "ew": r.ew_pair, "boards": list(r.boards),
+             "done": 0, "minutes_behind": 0.0, "unverified": 0,
+             "online": self._online(section, r.table),
+             "battery": self._battery(section, r.table)}
+            for r in state.movement.round_rows(rnd, section)])
+
+    async def _complete_round(self, section: str, advance: bool,
+                              unplayed: list[dict[str, Any]] | None = None) -> None:
+        """The round is over: start the next (if ``advance``), then publish its standings
+        unless its boards have open questions (decisions D12)."""
+        state = self.sections[section]
+        rnd = state.round
         state.finished_rounds.add(rnd)
         last = rnd >= state.movement.rounds
-        advance = self.auto_advance and not last
-        if advance:
-            state.round = rnd + 1
-            started = self.clock()
-            state.clock.start_round(state.round, started)
-            for seat in self.seats.values():
-                if seat.section == section and seat.table is not None:
-                    self._assign(seat)
+        started = self._advance(section) if advance and not last else None
         if last and all(s.round in s.finished_rounds and s.round >= s.movement.rounds
                         for s in self.sections.values()):
             self.session_done.set()
-        self.feed.publish("round_complete", section=section, round=rnd)
-        held = await asyncio.to_thread(self.held_boards, section, rnd)
-        if held:  # decisions D12: not published while its boards have held results
+        self.feed.publish("round_complete", section=section, round=rnd,
+                          unplayed=unplayed or [])
+        if unplayed:
+            text = (f"round {rnd} of section {section} ended by the director; not played: "
+                    + ", ".join(f"table {u['table']} boards "
+                                f"{', '.join(map(str, u['boards']))}" for u in unplayed))
+            self.alerts.append(text)
+            self.feed.publish("alert", text=text, table=None, round=rnd, board=None,
+                              result=None, held=False)
+        held = await asyncio.to_thread(self.questioned_boards, section, rnd)
+        if held:  # decisions D12: not published while its boards have open questions
+            self.withheld[section] = rnd
             self.feed.publish("standings_withheld", section=section, round=rnd,
                               boards=sorted(held))
         else:
             self.publish_standings(section, round_=rnd)
             self.send_rankings(section, rnd)
-        if advance:
-            await asyncio.to_thread(self.record_clock, section, "start", started, rnd + 1)
-            self.feed.publish("round_started", section=section, round=rnd + 1, tables=[
-                {"table": r.table, "ns": r.ns_pair, "ew": r.ew_pair, "boards": list(r.boards),
-                 "done": 0, "minutes_behind": 0.0, "unverified": 0,
-                 "online": self._online(section, r.table),
-                 "battery": self._battery(section, r.table)}
-                for r in state.movement.round_rows(rnd + 1, section)])
+        if started is not None:
+            await self._announce_round(section, started)

@@ -70,6 +70,28 @@ class Commands:
     async def cmd_start_break(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         return self._clock(args, "start_break", _num(args, "minutes"))
 
+    async def cmd_start_clock(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
+        """Start the current round's clock from now (the room is seated and ready): its
+        time, warnings and the slow-play measure count from this moment."""
+        section = _section(self.s, args)
+        state = self.s.sections[section]
+        now = self.s.clock()
+        state.clock.start_round(state.round, now)
+        await asyncio.to_thread(self.s.record_clock, section, "start", now, state.round)
+        show = state.clock.show(now)
+        assert show is not None
+        self.s.feed.publish("clock", section=section, round=state.round,
+                            phase=show.phase.name.lower(), seconds_left=show.seconds_left)
+        return {"round": state.round, "seconds_left": show.seconds_left}
+
+    async def cmd_next_round(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
+        """Move the section to its next round now, whether or not every table is done."""
+        section = _section(self.s, args)
+        try:
+            return await self.s.next_round(section)
+        except ValueError as e:
+            raise CommandError(str(e)) from None
+
     def _clock(self, args: dict[str, Any], action: str, value: float | None = None
                ) -> dict[str, Any]:
         section = _section(self.s, args)
@@ -97,7 +119,8 @@ class Commands:
             raise CommandError(str(e)) from None
         assert stored is not None
         self.s.feed.publish("held_accepted", result=_int(args, "result"), board=stored.board)
-        await self.s.result_changed(stored.section, stored.board, "accepted_held")
+        await self.s.result_changed(stored.section, stored.board, "accepted_held",
+                                    stored.table, stored.round)
         return {"result": stored.id, "board": stored.board}
 
     async def cmd_reject_held(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
@@ -107,6 +130,8 @@ class Commands:
         except StoreError as e:
             raise CommandError(str(e)) from None
         self.s.feed.publish("held_rejected", result=_int(args, "result"))
+        for section in self.s.sections:
+            await self.s.publish_if_clear(section)
         return {}
 
     async def cmd_enter_result(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
@@ -134,7 +159,7 @@ class Commands:
         except ScoringInputError as e:
             raise CommandError(e.message) from None
         stored = (await asyncio.to_thread(self.s.store.record, self.s.event_id, [entry]))[0]
-        await self.s.result_changed(section, board, "td_entry")
+        await self.s.result_changed(section, board, "td_entry", table, rnd)
         return {"result": stored.id, "revision": stored.revision}
 
     async def cmd_erase_result(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
@@ -149,8 +174,23 @@ class Commands:
             await asyncio.to_thread(self.s.store.record, self.s.event_id, [entry])
         except StoreError as e:
             raise CommandError(str(e)) from None
-        await self.s.result_changed(section, board, "erased")
+        await self.s.result_changed(section, board, "erased", table, rnd)
         return {}
+
+    async def cmd_contract_valid(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
+        """The director checked a suspicious-score flag and the result stands ("contract is
+        valid"); a later change to that result is checked afresh."""
+        section, board = _section(self.s, args), _int(args, "board")
+        table, rnd = _int(args, "table"), _int(args, "round")
+        mark = self.s.suspicious.mark_valid(section, board, table, rnd)
+        if mark is None:
+            raise CommandError(f"no suspicious-score flag is open on board {board} at table "
+                               f"{section}{table} round {rnd}")
+        await asyncio.to_thread(self.s.store.audit, self.s.event_id, actor, "contract_valid",
+                                {"mark": list(mark)})
+        self.s.publish_suspicious(section, board)
+        await self.s.publish_if_clear(section)
+        return {"open": len(self.s.suspicious.board_flags(section, board))}
 
     async def cmd_traveller(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         """Every live result on a board with both sides' scores, for the TD to check."""
@@ -232,7 +272,8 @@ class Commands:
     async def cmd_release_standings(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         section = _section(self.s, args)
         rnd = self.s.sections[section].round
-        held = await asyncio.to_thread(self.s.held_boards, section, rnd)
-        self.s.publish_standings(section, released_by=actor, provisional=sorted(held))
+        open_boards = await asyncio.to_thread(self.s.questioned_boards, section, rnd)
+        self.s.withheld.pop(section, None)
+        self.s.publish_standings(section, released_by=actor, provisional=sorted(open_boards))
         self.s.send_rankings(section, rnd)
-        return {"provisional": sorted(held)}
+        return {"provisional": sorted(open_boards)}

@@ -131,11 +131,17 @@ def test_console_shows_the_room_and_switches_views():
     asyncio.run(scenario())
 
 
-def test_td_decides_a_penalty_and_moves_a_call_on_from_the_console():
-    """Calls tab: Enter on a penalty offers who pays (or waive); on a TD call its next
-    status. The command goes to the hub and its reply, refused or done, reaches the log.
-    The hub here is a script answering each command (the end-to-end run is in
-    test_console_follows_a_real_hub)."""
+FLAG = {"section": "A", "board": 2, "table": 1, "round": 2, "ns": 1, "ew": 6,
+        "result": "2S N 8", "reason": "2S by N taking 8, but EW declared spades at 2 tables"}
+
+
+def test_td_decides_calls_flags_and_penalties_from_the_console():
+    """Calls tab: Enter on a held result accepts it as another board; on a suspicious
+    score marks the contract valid; on withheld standings releases them; on a TD call
+    moves it on. Slow tab: the proposed penalty first, then the late tables; Enter on the
+    penalty says who pays. Every command goes to the hub and its reply, refused or done,
+    reaches the log. The hub here is a script answering each command (the end-to-end run
+    is in test_console_follows_a_real_hub)."""
     replies: asyncio.Queue = asyncio.Queue()
     sent = []
 
@@ -154,6 +160,12 @@ def test_td_decides_a_penalty_and_moves_a_call_on_from_the_console():
         yield {"type": "event", "seq": 17, "event": "alert", "held": True, "result": 41,
                "section": "A", "table": 1, "round": 2, "board": 9,
                "text": "board 9 is not played at table 1 in round 2"}
+        yield {"type": "event", "seq": 18, "event": "suspicious", "section": "A", "board": 2,
+               "flags": [FLAG]}
+        yield {"type": "event", "seq": 19, "event": "standings_withheld", "section": "A",
+               "round": 2, "boards": [2]}
+        yield {"type": "event", "seq": 20, "event": "behind", "section": "A", "round": 2,
+               "tables": [[1, 0.5], [3, 6.0]]}
         while True:
             yield await replies.get()
 
@@ -164,8 +176,8 @@ def test_td_decides_a_penalty_and_moves_a_call_on_from_the_console():
             await pilot.press("c")
             calls = app.query_one("#calls-table", DataTable)
             calls.focus()
-            assert [calls.get_row_at(i)[0] for i in range(3)] == ["TD call", "held",
-                                                                  "penalty"]
+            assert [str(calls.get_row_at(i)[0]) for i in range(4)] == [
+                "TD call", "held", "suspicious", "standings"]
             await pilot.press("down", "enter")  # the held result: accept as board 3
             await pilot.pause(0.1)
             await pilot.press("down", "enter")
@@ -174,21 +186,81 @@ def test_td_decides_a_penalty_and_moves_a_call_on_from_the_console():
             await pilot.pause(0.2)
             assert sent[-1]["name"] == "accept_held"
             assert sent[-1]["args"] == {"result": 41, "rekey": {"board": 3}}
-            await pilot.press("down", "enter")
+            await pilot.press("down", "enter", "enter")  # the flag: the contract is valid
+            await pilot.pause(0.2)
+            assert (sent[-1]["name"], sent[-1]["args"]) == (
+                "contract_valid", {"section": "A", "board": 2, "table": 1, "round": 2})
+            await pilot.press("down", "enter", "enter")  # release the withheld standings
+            await pilot.pause(0.2)
+            assert (sent[-1]["name"], sent[-1]["args"]) == ("release_standings",
+                                                            {"section": "A"})
+            await pilot.press("up", "up", "up", "enter")
+            await pilot.pause(0.1)
+            await pilot.press("down", "enter")  # resolved
+            await pilot.pause(0.2)
+            assert sent[-1]["args"] == {"call": 7, "status": "resolved"}
+
+            await pilot.press("w")
+            slow = app.query_one("#slow-table", DataTable)
+            slow.focus()
+            assert [(str(slow.get_row_at(i)[0]), slow.get_row_at(i)[2])
+                    for i in range(3)] == [("penalty", 3), ("late", 3), ("late", 1)]
+            assert str(slow.get_row_at(1)[4]) == "+6.0"  # the 'behind' event, not 2.5
+            await pilot.press("enter")
             await pilot.pause(0.1)
             await pilot.press("down", "enter")  # the second choice: EW pays
             await pilot.pause(0.2)
             assert sent[-1]["name"] == "confirm_penalty"
             assert sent[-1]["args"] == {"penalty": 3, "payer": "EW"}
-            await pilot.press("up", "up", "enter")
-            await pilot.pause(0.1)
-            await pilot.press("down", "enter")  # resolved
-            await pilot.pause(0.2)
-            assert sent[-1]["args"] == {"call": 7, "status": "resolved"}
             await pilot.pause(0.2)
             log = app.room.log
             assert "penalty 3: EW pay: done" in log
             assert "! TD call 7 resolved refused: call 7 is already resolved" in log
+            assert any("suspicious score at table A1 board 2" in x for x in log)
+
+    asyncio.run(scenario())
+
+
+def test_clock_start_next_round_and_the_standings_measure_keys():
+    """g starts the clock, n asks and then moves to the next round, m shows matchpoints
+    of the top instead of MP % (the section filter picks the section)."""
+    sent = []
+
+    async def send(cmd):
+        sent.append(cmd)
+
+    async def source():
+        yield SNAPSHOT
+        yield {"type": "event", "seq": 11, "event": "standings", "section": "A", "round": 2,
+               "released_by": None, "provisional": [],
+               "rows": [{"pair": 2, "direction": None, "total": 62.5, "rank": "1",
+                         "boards": 6, "points": 15.0, "top": 24},
+                        {"pair": 1, "direction": None, "total": 37.5, "rank": "2",
+                         "boards": 6, "points": 9.0, "top": 24}]}
+        await asyncio.Event().wait()
+
+    async def scenario():
+        app = ConsoleApp(source, send, refresh_s=0.05)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            await pilot.press("f", "g")  # section A only
+            await pilot.pause(0.1)
+            assert (sent[-1]["name"], sent[-1]["args"]) == ("start_clock", {"section": "A"})
+            await pilot.press("n")
+            await pilot.pause(0.1)
+            await pilot.press("escape")  # not now
+            await pilot.pause(0.1)
+            assert sent[-1]["name"] == "start_clock"
+            await pilot.press("n", "enter")
+            await pilot.pause(0.2)
+            assert (sent[-1]["name"], sent[-1]["args"]) == ("next_round", {"section": "A"})
+            await pilot.press("s")
+            await pilot.pause(0.1)
+            standings = app.query_one("#standings-table", DataTable)
+            assert standings.get_row_at(0)[4] == "62.50"
+            await pilot.press("m")
+            await pilot.pause(0.1)
+            assert standings.get_row_at(0)[4] == "15/24"  # 62.5 % of 24 matchpoints
 
     asyncio.run(scenario())
 

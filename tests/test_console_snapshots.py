@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from test_console import EVENTS, SNAPSHOT, recorded
+from test_console import EVENTS, FLAG, SNAPSHOT, recorded
 from test_result_screen import BAROMETER, T0, _play_round
 
 from hub.console.app import ConsoleApp
@@ -17,7 +17,21 @@ from hub.result_screen.barometer import barometer
 from hub.store.store import Store
 
 SIZES = [(80, 24), (160, 50)]
-VIEWS = ["r", "s", "c", "d", "l", "question_mark"]
+VIEWS = ["r", "s", "c", "w", "d", "l", "question_mark"]
+# what needs the director: a held result, a suspicious score holding the standings back,
+# a late table and its proposed penalty
+CALLS = [
+    {"type": "event", "seq": 16, "event": "penalty_proposed", "id": 3, "section": "A",
+     "table": 3, "round": 1, "text": "table A3 finished round 1 12 min late: 10% of top"},
+    {"type": "event", "seq": 17, "event": "alert", "held": True, "result": 41, "section": "A",
+     "table": 1, "round": 2, "board": 9, "text": "board 9 is not played at table 1 in round 2"},
+    {"type": "event", "seq": 18, "event": "suspicious", "section": "A", "board": 2,
+     "flags": [FLAG]},
+    {"type": "event", "seq": 19, "event": "standings_withheld", "section": "A", "round": 2,
+     "boards": [2]},
+    {"type": "event", "seq": 20, "event": "behind", "section": "A", "round": 2,
+     "tables": [[1, 0.5], [3, 6.0]]},
+]
 
 
 async def _settle(pilot):
@@ -32,7 +46,7 @@ def test_console_view(snap_compare, key, size):
         await pilot.press(key)
         await pilot.pause(0.2)
 
-    app = ConsoleApp(recorded([SNAPSHOT, *EVENTS]), None, refresh_s=0.05)
+    app = ConsoleApp(recorded([SNAPSHOT, *EVENTS, *CALLS]), None, refresh_s=0.05)
     assert snap_compare(app, terminal_size=size, run_before=before)
 
 

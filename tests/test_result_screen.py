@@ -120,3 +120,33 @@ def test_screen_app_pages_and_shows_the_clock(tmp_path):
             await pilot.press("q")
 
     asyncio.run(scenario())
+
+
+TWO_SECTIONS = BAROMETER + '''
+[[sessions.sections]]
+letter = "B"
+movement = { kind = "barometer", tables = 2, boards_per_round = 1 }
+'''
+
+
+def test_screen_ranks_every_section_together_after_them(tmp_path):
+    """Round 1 in A: each board a clear top (100 % / 0 %); in B both tables bring the same
+    score (every pair 50 %). One overall ranking follows the sections' pages: A's two
+    winners share first, B's four pairs share third, A's two losers share seventh."""
+    store = Store.open(f"sqlite:///{tmp_path / 'e.db'}")
+    eid = store.create_event(TWO_SECTIONS)
+    _play_round(store, eid, 1)
+    store.record(eid, [ResultEntry("B", row.table, 1, b, row.ns_pair, row.ew_pair, "3NT", "S",
+                                   tricks=9, submission_key=f"B:{row.table}:{b}")
+                       for row in store.movement(eid, "B").round_rows(1, "B")
+                       for b in row.boards])
+    a, b, total = barometer(store, eid)
+    assert (a.section, b.section, total.heading) == ("A", "B", "Overall")
+    winners = {f"A{r.ns_pair}" for r in store.movement(eid, "A").round_rows(1, "A")
+               if r.table == 1} | {f"A{r.ew_pair}" for r in
+                                   store.movement(eid, "A").round_rows(1, "A") if r.table == 2}
+    ranks = {r.entrant: r.rank for r in total.rows}
+    assert len(ranks) == 8 and {e for e, rank in ranks.items() if rank == "1="} == winners
+    assert {e for e, rank in ranks.items() if rank == "3="} == {f"B{p}" for p in range(1, 5)}
+    assert sum(1 for rank in ranks.values() if rank == "7=") == 2
+    assert total.after_round == 1 and all(r.moved is None for r in total.rows)

@@ -1,9 +1,10 @@
-"""The TD console: the room, standings, TD calls and the event log, fed by the hub API.
+"""The TD console: the room, standings, TD calls, slow tables and the event log, fed by
+the hub API.
 
-Keyboard first: ``r`` room, ``s`` standings, ``c`` calls and penalties, ``l`` log,
-``p`` pause/resume the clock, ``?`` help, ``q`` quit; Enter on a call or penalty decides
-it. Updates are coalesced: the screen redraws what changed at most four times a second,
-however busy the room.
+Keyboard first (``?`` lists every key): ``r`` room, ``s`` standings, ``c`` calls, held
+results and suspicious scores, ``w`` slow tables and penalties, ``l`` log, ``p``
+pause/resume the clock, ``q`` quit; Enter on a row decides it. Updates are coalesced:
+the screen redraws what changed at most four times a second, however busy the room.
 """
 
 from __future__ import annotations
@@ -40,17 +41,23 @@ HELP = """Keys
      TD call, battery; Enter on a table: let a replacement terminal take
      it over (a dead terminal), or its traveller
   s  standings of each section, with places gained or lost since the last
-     standings; v switches to one overall ranking of every section and back
-  c  TD calls, held results and slow-play penalties; Enter on a row decides
-     it (a held result: accept, accept as another board, reject;
-     a penalty: NS, EW, both or shared pay, or waive; a call: in progress,
-     resolved, deferred)
+     standings; v switches to one overall ranking of every section and back;
+     m switches the total between MP % and matchpoints (IMPs and IMPs a board)
+  c  TD calls, held results, suspicious scores and withheld standings; Enter
+     on a row decides it (a call: in progress, resolved, deferred; a held
+     result: accept, accept as another board, reject; a suspicious score:
+     the contract is valid, or open the traveller to correct it; withheld
+     standings: release them now, open boards marked provisional)
+  w  slow tables, most behind first, and slow-play penalties; Enter on a
+     penalty: NS, EW, both or shared pay, or waive
   t  traveller of a board: type its number (or section and number), Enter;
      Enter on a result: correct, erase or adjust it (audited, re-scored,
      sent on to the screens)
   d  devices: base stations (link counters) and terminals (table,
      battery, signal, last heard), refreshed every 5 s
   l  event log
+  g  start the round's clock now (the room is seated)
+  n  next round now, whether or not every table is done (asks first)
   p  pause or resume the round clock (resume also ends a break)
   +  one more minute on the clock      -  one minute less
   b  a break: 5, 10, 15 or 20 minutes
@@ -71,6 +78,10 @@ RESULT_CHOICES = [("correct", "correct the contract or the tricks"),
                   ("A-/A+", "adjust: A- NS, A+ EW")]
 TABLE_CHOICES = [("takeover", "let a replacement terminal take over this table"),
                  ("traveller", "traveller of the table's first board this round")]
+FLAG_CHOICES = [("valid", "the contract is valid (clear the flag)"),
+                ("traveller", "open the traveller to correct the result")]
+RELEASE_CHOICES = [("release", "release the standings now (open boards provisional)")]
+NEXT_CHOICES = [("next", "end this round now and start the next")]
 HELD_CHOICES = [("accept", "accept as sent"),
                 ("rekey", "accept as another board (the terminal had the wrong one)"),
                 ("reject", "reject")]
@@ -85,11 +96,15 @@ class ConsoleApp(App[None]):
         Binding("r", "tab('room')", "Room"),
         Binding("s", "tab('standings')", "Standings"),
         Binding("v", "overall", "Overall", show=False),
+        Binding("m", "measure", "MP%/points", show=False),
         Binding("c", "tab('calls')", "Calls"),
+        Binding("w", "tab('slow')", "Slow"),
         Binding("l", "tab('log')", "Log"),
         Binding("t", "traveller", "Traveller"),
         Binding("d", "devices", "Devices"),
         Binding("p", "pause", "Pause/resume"),
+        Binding("g", "start_clock", "Start clock", show=False),
+        Binding("n", "next_round", "Next round", show=False),
         Binding("plus", "adjust(60)", "+1 min", show=False),
         Binding("minus", "adjust(-60)", "-1 min", show=False),
         Binding("b", "break", "Break", show=False),
@@ -113,6 +128,7 @@ class ConsoleApp(App[None]):
         self.traveller: list[dict[str, Any]] = []
         self.sort = "table"
         self.overall = False
+        self.measure = "total"
         self.section_filter: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -125,6 +141,8 @@ class ConsoleApp(App[None]):
                 yield DataTable(id="standings-table", zebra_stripes=True)
             with TabPane("Calls", id="calls"):
                 yield DataTable(id="calls-table", cursor_type="row")
+            with TabPane("Slow", id="slow"):
+                yield DataTable(id="slow-table", cursor_type="row", zebra_stripes=True)
             with TabPane("Traveller", id="traveller"):
                 yield Input(placeholder="board (or section and board: B 7), then Enter",
                             id="board-input")
@@ -152,6 +170,8 @@ class ConsoleApp(App[None]):
         self.set_interval(5.0, self._refresh_devices)
         self.query_one("#calls-table", DataTable).add_columns("what", "id", "table", "status",
                                                               "text")
+        self.query_one("#slow-table", DataTable).add_columns(
+            "what", "sec", "table", "round", "behind", "status", "detail")
         self.run_worker(self._follow(), exclusive=True)
         self.set_interval(self.refresh_s, self.redraw)
 
@@ -203,6 +223,28 @@ class ConsoleApp(App[None]):
     def _clock_sections(self) -> list[str]:
         """The clock keys act on the section the room is filtered to, or on every one."""
         return [self.section_filter] if self.section_filter else sorted(self.room.sections)
+
+    async def action_start_clock(self) -> None:
+        for section in self._clock_sections():
+            await self.command("start_clock", f"clock of {section} started", section=section)
+
+    def action_next_round(self) -> None:
+        where = self.section_filter or "every section"
+        self.push_screen(ChoiceScreen(f"Next round in {where}?", NEXT_CHOICES),
+                         self._next_round)
+
+    async def _next_round(self, choice: str | None) -> None:
+        if choice != "next":
+            return
+        for section in self._clock_sections():
+            await self.command("next_round", f"next round in {section}", section=section)
+
+    def action_measure(self) -> None:
+        """Standings total as published (MP % or IMPs), or as points (matchpoints of the
+        top, IMPs a board)."""
+        self.measure = "points" if self.measure == "total" else "total"
+        self.room.dirty.add("standings")
+        self.action_tab("standings")
 
     def action_overall(self) -> None:
         """Standings per section, or every section in one ranking."""
@@ -292,10 +334,14 @@ class ConsoleApp(App[None]):
         if not reply.get("ok"):
             return  # the refusal is in the log
         self.traveller = reply["results"]
+        flagged = {(f["table"], f["round"])
+                   for f in self.room.suspicious.get((reply["section"], reply["board"]), [])}
         table = self.query_one("#traveller-table", DataTable)
         table.clear()
         for i, r in enumerate(self.traveller):
-            played = r["adjusted"] or f"{r['contract'] or ''}"
+            played: str | Text = r["adjusted"] or f"{r['contract'] or ''}"
+            if (r["table"], r["round"]) in flagged:  # a suspicious score: check it
+                played = Text(f"{played} ?", style="bold yellow")
             table.add_row(r["table"], r["round"], r["ns"], r["ew"], played,
                           r["declarer"] or "", "" if r["tricks"] is None else r["tricks"],
                           "" if r["score_ns"] is None else r["score_ns"],
@@ -342,7 +388,24 @@ class ConsoleApp(App[None]):
             self.push_screen(ChoiceScreen(f"Table {section}{table}", TABLE_CHOICES),
                              lambda choice: self._table_action(section, int(table), choice))
             return
-        if what == "held":
+        if event.data_table.id == "slow-table" and what == "late":
+            section, _, table = ident.partition(":")
+            self.push_screen(ChoiceScreen(f"Table {section}{table}", TABLE_CHOICES),
+                             lambda choice: self._table_action(section, int(table), choice))
+            return
+        if what == "flag":
+            section, board, table, rnd = ident.split(":")
+            reason = next((f["reason"] for f in self.room.suspicious.get((section, int(board)),
+                                                                         [])
+                           if (f["table"], f["round"]) == (int(table), int(rnd))), "")
+            self.push_screen(ChoiceScreen(f"Suspicious score at {section}{table} board "
+                                          f"{board}: {reason}", FLAG_CHOICES),
+                             lambda choice: self._decide_flag(section, int(board), int(table),
+                                                              int(rnd), choice))
+        elif what == "withheld":
+            self.push_screen(ChoiceScreen(f"Standings of section {ident}", RELEASE_CHOICES),
+                             lambda choice: self._release(ident, choice))
+        elif what == "held":
             self.push_screen(ChoiceScreen(f"Held result {ident}", HELD_CHOICES),
                              lambda choice: self._decide_held(int(ident), choice))
         elif what == "penalty":
@@ -362,6 +425,21 @@ class ConsoleApp(App[None]):
                         if t["table"] == table), None)
             if row and row["boards"]:
                 await self.fetch_traveller(section, row["boards"][0])
+
+    async def _decide_flag(self, section: str, board: int, table: int, rnd: int,
+                           choice: str | None) -> None:
+        if choice == "valid":
+            await self.command("contract_valid", f"{section}{table} board {board}: contract "
+                               "is valid", section=section, board=board, table=table,
+                               round=rnd)
+        elif choice == "traveller":
+            self.action_tab("traveller")
+            await self.fetch_traveller(section, board)
+
+    async def _release(self, section: str, choice: str | None) -> None:
+        if choice == "release":
+            await self.command("release_standings", f"standings of {section} released",
+                               section=section)
 
     async def _decide_held(self, result: int, choice: str | None) -> None:
         if choice == "accept":
@@ -424,27 +502,42 @@ class ConsoleApp(App[None]):
             table.clear()
             for rank, name, r in overall_rows(self.room) if self.overall else []:
                 table.add_row(name, rank, r["pair"], r.get("direction") or "",
-                              f"{r['total']:.2f}", r.get("boards", ""), "")
+                              standing_text(r, self.measure), r.get("boards", ""), "")
             for name, sec in [] if self.overall else sorted(self.room.sections.items()):
                 rows = sorted(sec.get("standings", []),
                               key=lambda r: (r.get("direction") or "", place(r["rank"])))
                 moved = sec.get("moved", {})
                 for r in rows:
                     table.add_row(name, r["rank"], r["pair"], r.get("direction") or "",
-                                  f"{r['total']:.2f}", r.get("boards", ""),
+                                  standing_text(r, self.measure), r.get("boards", ""),
                                   moved_text(moved.get((r["pair"], r.get("direction")))))
         if "calls" in dirty:
             table = self.query_one("#calls-table", DataTable)
             table.clear()
             for c in self.room.td_calls:
-                table.add_row("TD call", c.get("id"), c.get("table"), c.get("status"),
+                table.add_row("TD call", c.get("id"), f"{c.get('section') or ''}{c.get('table')}",
+                              c.get("status"),
                               c.get("note") or "", key=f"call:{c.get('id')}")
             for h in self.room.held:
-                table.add_row("held", h.get("id"), h.get("table"), f"board {h.get('board')}",
+                table.add_row("held", h.get("id"), f"{h.get('section') or ''}{h.get('table')}",
+                              f"board {h.get('board')}",
                               h.get("text") or "", key=f"held:{h.get('id')}")
-            for p in self.room.penalties:
-                table.add_row("penalty", p.get("id"), p.get("table", ""), p.get("status"),
-                              p.get("reason", ""), key=f"penalty:{p.get('id')}")
+            for (section, board), flags in sorted(self.room.suspicious.items()):
+                for f in flags:
+                    table.add_row(Text("suspicious", style="bold yellow"), f"bd {board}",
+                                  f"{section}{f['table']}", f"round {f['round']}",
+                                  f["reason"],
+                                  key=f"flag:{section}:{board}:{f['table']}:{f['round']}")
+            for section, rnd in sorted(self.room.withheld.items()):
+                table.add_row(Text("standings", style="bold"), section, "",
+                              f"round {rnd} withheld",
+                              "waiting for the held results and suspicious scores above; "
+                              "Enter releases them now", key=f"withheld:{section}")
+        if "slow" in dirty:
+            table = self.query_one("#slow-table", DataTable)
+            table.clear()
+            for key, row in slow_rows(self.room).items():
+                table.add_row(*row, key=key)
         if "log" in dirty:
             log = self.query_one("#log-view", Log)
             log.clear()
@@ -453,6 +546,45 @@ class ConsoleApp(App[None]):
 
 SORTS = ("table", "behind")
 
+
+
+def standing_text(row: dict[str, Any], measure: str = "total") -> str:
+    """A standings total: MP % or IMPs (signed) as published; as points, the matchpoints
+    scored of the tops available (``123/208``) or IMPs a board."""
+    imps = "top" in row and row["top"] is None
+    if measure == "points":
+        if row.get("top"):
+            return f"{row['points']:g}/{row['top']}"
+        if imps and row.get("boards"):
+            return f"{row['total'] / row['boards']:+.2f}/bd"
+    return f"{row['total']:+.2f}" if imps else f"{row['total']:.2f}"
+
+
+def slow_rows(room: RoomState) -> dict[str, tuple[Any, ...]]:
+    """The Slow tab: penalties waiting for the TD, then every table behind schedule, most
+    behind first, then penalties already decided."""
+    rows: dict[str, tuple[Any, ...]] = {}
+    pens = sorted(room.penalties, key=lambda p: p.get("status") != "proposed")
+    for p in (p for p in pens if p.get("status") == "proposed"):
+        rows[f"penalty:{p['id']}"] = (Text("penalty", style="bold yellow"),
+                                      p.get("section") or "", p.get("table") or "",
+                                      p.get("round") or "", "", p["status"],
+                                      p.get("reason", ""))
+    late = [(name, sec, t) for name, sec in sorted(room.sections.items())
+            for t in sec.get("tables", []) if (t.get("minutes_behind") or 0) > 0]
+    late.sort(key=lambda x: -x[2]["minutes_behind"])
+    for name, sec, t in late:
+        behind = t["minutes_behind"]
+        rows[f"late:{name}:{t['table']}"] = (
+            "late", name, t["table"], sec.get("round"),
+            Text(f"{behind:+.1f}", style="bold red" if behind >= 5 else "yellow"),
+            "" if t.get("online") else Text("OFF", style="bold red reverse"),
+            f"{t['done']}/{len(t['boards'])} boards, NS {t['ns']} EW {t['ew']}")
+    for p in (p for p in pens if p.get("status") != "proposed"):
+        rows[f"penalty:{p['id']}"] = ("penalty", p.get("section") or "", p.get("table") or "",
+                                      p.get("round") or "", "", p.get("status"),
+                                      p.get("reason", ""))
+    return rows
 
 
 def _battery_text(percent: int | None) -> Text:

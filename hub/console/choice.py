@@ -21,6 +21,7 @@ class PopUp(ModalScreen[str | None]):
     PopUp { align: center middle; }
     PopUp > Vertical { width: 60; height: auto; border: thick $accent;
                        background: $surface; padding: 0 1; }
+    PopUp Label { width: 100%; }
     PopUp OptionList { height: auto; max-height: 12; }
     """
     BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]

@@ -18,6 +18,8 @@ class RoomState:
     held: list[dict[str, Any]] = field(default_factory=list)
     td_calls: list[dict[str, Any]] = field(default_factory=list)
     penalties: list[dict[str, Any]] = field(default_factory=list)
+    suspicious: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
+    withheld: dict[str, int] = field(default_factory=dict)  # section → round
     log: list[str] = field(default_factory=list)
     dirty: set[str] = field(default_factory=set)
     pending: dict[str, str] = field(default_factory=dict)  # command id -> what the TD asked
@@ -39,7 +41,11 @@ class RoomState:
             self.held = state.get("held", [])
             self.td_calls = state.get("td_calls", [])
             self.penalties = state.get("penalties", [])
-            self.dirty |= {"room", "standings", "calls", "log", "clock"}
+            self.suspicious = {}
+            for f in state.get("suspicious", []):
+                self.suspicious.setdefault((f["section"], f["board"]), []).append(f)
+            self.withheld = dict(state.get("withheld", {}))
+            self.dirty |= {"room", "standings", "calls", "slow", "log", "clock"}
             return
         if msg.get("type") == "reply" and msg.get("id") in self.pending:
             what = self.pending.pop(msg["id"])
@@ -73,6 +79,22 @@ class RoomState:
                 if t["table"] == msg["table"] and msg["board"] in t["boards"]:
                     t["done"] = min(len(t["boards"]), t["done"] + 1)
             self.dirty.add("room")
+        elif kind == "behind" and section is not None:
+            minutes = {t: m for t, m in msg["tables"]}
+            if msg.get("round") in (None, section.get("round")):
+                for t in section["tables"]:
+                    if t["table"] in minutes:
+                        t["minutes_behind"] = minutes[t["table"]]
+                self.dirty |= {"room", "slow"}
+        elif kind == "suspicious":
+            if msg["flags"]:
+                self.suspicious[(msg["section"], msg["board"])] = msg["flags"]
+            else:
+                self.suspicious.pop((msg["section"], msg["board"]), None)
+            self.dirty.add("calls")
+        elif kind == "standings_withheld":
+            self.withheld[msg["section"]] = msg["round"]
+            self.dirty.add("calls")
         elif kind == "round_started" and section is not None:
             section["round"] = msg["round"]
             if "tables" in msg:
@@ -84,7 +106,7 @@ class RoomState:
             else:
                 for t in section["tables"]:
                     t["done"] = 0
-            self.dirty.add("room")
+            self.dirty |= {"room", "slow"}
         elif kind == "battery" and section is not None:
             for t in section["tables"]:
                 if t["table"] == msg["table"]:
@@ -103,7 +125,8 @@ class RoomState:
                                 before[(r["pair"], r.get("direction"))] - place(r["rank"])
                                 for r in msg["rows"]
                                 if (r["pair"], r.get("direction")) in before}
-            self.dirty.add("standings")
+            self.withheld.pop(msg["section"], None)
+            self.dirty |= {"standings", "calls"}
         elif kind == "alert" and msg.get("held"):
             self.held.append({"id": msg.get("result"), "section": msg.get("section"),
                               "table": msg.get("table"), "round": msg.get("round"),
@@ -123,13 +146,14 @@ class RoomState:
             self.dirty.add("calls")
         elif kind == "penalty_proposed":
             self.penalties.append({"id": msg["id"], "status": "proposed",
-                                   "table": msg.get("table"), "reason": msg["text"]})
-            self.dirty.add("calls")
+                                   "section": msg.get("section"), "table": msg.get("table"),
+                                   "round": msg.get("round"), "reason": msg["text"]})
+            self.dirty.add("slow")
         elif kind == "penalty_decided":
             for p in self.penalties:
                 if p["id"] == msg["id"]:
                     p["status"] = msg["status"]
-            self.dirty.add("calls")
+            self.dirty.add("slow")
         text = self.describe(msg)
         if text:
             self.note(text)
@@ -151,7 +175,14 @@ class RoomState:
         if kind == "round_complete":
             return f"round {msg['round']} complete in section {msg['section']}"
         if kind == "standings_withheld":
-            return f"standings withheld: held results on boards {msg['boards']}"
+            return (f"standings of round {msg['round']} in section {msg['section']} withheld: "
+                    f"held results or suspicious scores on boards {msg['boards']} "
+                    "(Calls tab)")
+        if kind == "suspicious":
+            if not msg["flags"]:
+                return f"board {msg['board']} in section {msg['section']}: no suspicious score"
+            return "; ".join(f"! suspicious score at table {f['section']}{f['table']} board "
+                             f"{f['board']}: {f['reason']}" for f in msg["flags"])
         if kind == "penalty_proposed":
             return f"penalty proposed: {msg['text']}"
         if kind == "held_accepted":

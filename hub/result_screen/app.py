@@ -103,7 +103,7 @@ class ScreenApp(App[None]):
             rows.update("No sections yet")
             return
         sec, lines, n, of = shown
-        heading = f"{self.event_name}   Section {sec.section}".strip()
+        heading = f"{self.event_name}   {sec.heading or 'Section ' + sec.section}".strip()
         played = (f"after round {sec.after_round} of {sec.rounds}" if sec.after_round
                   else "no round complete yet")
         title.update(f"{heading}\n{played}" + (f"   page {n}/{of}" if of > 1 else ""))
@@ -126,5 +126,6 @@ class ScreenApp(App[None]):
         shown = self.current()
         show = shown[0].clock.show(self.now()) if shown else None
         self.query_one("#clock", Digits).update(show.time_text if show else "--:--")
+        over = " (over time)" if show is not None and show.seconds_left < 0 else ""
         self.query_one("#phase", Static).update(
-            "" if show is None else f"round {show.round}: {PHASES[show.phase]}")
+            "" if show is None else f"round {show.round}: {PHASES[show.phase]}{over}")

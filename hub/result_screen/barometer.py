@@ -1,10 +1,12 @@
 """What the result screen shows, rebuilt from the store alone (so any number of screens
 can run beside the hub): each section's standings after its last complete round, the
-places each entrant gained or lost in that round, and the round clock."""
+places each entrant gained or lost in that round, one overall ranking when a pairs event
+has several sections, and the round clock."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from hub.event_file import EventFile, Scoring
@@ -35,6 +37,7 @@ class ScreenSection:
     unit: str  # "%", "IMPs" or "VP"
     rows: list[ScreenRow]
     clock: RoundClock  # replayed from the store; the screen asks it the time left
+    heading: str = ""  # "Overall" for the ranking of every section; else "Section A"
 
 
 def complete_rounds(movement: Movement, section: str, lines: list[LiveLine]) -> int:
@@ -50,19 +53,39 @@ def complete_rounds(movement: Movement, section: str, lines: list[LiveLine]) -> 
 
 
 def _rows(event: EventFile, section: str, movement: Movement,
-          lines: list[LiveLine]) -> list[tuple[str, str, int, str]]:
-    """(rank, entrant, number, score) in order of the standings."""
+          lines: list[LiveLine]) -> list[tuple[str, str, int, str, Fraction]]:
+    """(rank, entrant, number, score, exact score) in order of the standings."""
     if event.rules.scoring is Scoring.TEAMS:
         view = teams_view(event, section, movement, lines)
         return [(t.rank, str(t.record.team), int(str(t.record.team)),
-                 display(t.record.vp, 2)) for t in view.team_standings]
+                 display(t.record.vp, 2), Fraction(t.record.vp))
+                for t in view.team_standings]
     view = pairs_view(event, section, movement, lines)
     out = []
     for direction, rows in view.standings.items():
         for s in rows:
             who = f"{s.pair.number}{' ' + direction if direction else ''}"
-            out.append((s.rank, who, s.pair.number, display(s.total.total, 2)))
+            out.append((s.rank, who, s.pair.number, display(s.total.total, 2),
+                        s.total.total))
     return out
+
+
+def overall(sections: list[tuple[ScreenSection, dict[str, Fraction]]]) -> ScreenSection:
+    """Every section's entrants in one ranking by their score (percentages, or IMPs, are
+    comparable across the sections of one pairs event); level scores share the place."""
+    entries = [(value, sec, row) for sec, values in sections for row in sec.rows
+               for value in [values[row.entrant]]]
+    entries.sort(key=lambda e: -e[0])
+    rows = []
+    for value, sec, row in entries:
+        above = sum(1 for v, _, _ in entries if v > value)
+        level = sum(1 for v, _, _ in entries if v == value) > 1
+        rows.append(ScreenRow(f"{above + 1}{'=' if level else ''}",
+                              f"{sec.section}{row.entrant}", row.names, row.score, None))
+    first = sections[0][0]
+    return ScreenSection("", min(sec.after_round for sec, _ in sections),
+                         max(sec.rounds for sec, _ in sections), first.unit, rows,
+                         first.clock, heading="Overall")
 
 
 def _names(contestant: dict[str, Any]) -> str:
@@ -83,21 +106,25 @@ def barometer(store: Store, event_id: int) -> list[ScreenSection]:
     else:
         unit = "%" if kind_of(event.pairs_rules()) is ScoreKind.MATCHPOINTS else "IMPs"
     out = []
+    values: list[dict[str, Fraction]] = []
     for section in store.sections(event_id):
         movement = store.movement(event_id, section)
         mine = [ln for ln in lines if ln.section == section]
         after = complete_rounds(movement, section, mine)
         names = {c["number"]: _names(c) for c in store.contestants(event_id, section)}
         now_rows = _rows(event, section, movement, [ln for ln in mine if ln.round <= after])
-        before = {who: place(rank) for rank, who, _, _ in
+        before = {who: place(rank) for rank, who, _, _, _ in
                   _rows(event, section, movement, [ln for ln in mine if ln.round < after])
                   } if after > 1 else {}
         rows = [ScreenRow(rank, who, names.get(number, ""), score,
                           before[who] - place(rank) if who in before else None)
-                for rank, who, number, score in now_rows]
+                for rank, who, number, score, _ in now_rows]
+        values.append({who: exact for _, who, _, _, exact in now_rows})
         boards = {r: len(movement.round_rows(r, section)[0].boards)
                   for r in range(1, movement.rounds + 1)}
         clock = RoundClock(timing, boards)
         clock.replay([c for c in clock_records if c["section"] == section])
         out.append(ScreenSection(section, after, movement.rounds, unit, rows, clock))
+    if len(out) > 1 and unit != "VP":
+        out.append(overall(list(zip(out, values, strict=True))))
     return out

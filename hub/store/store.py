@@ -83,6 +83,12 @@ class StoredResult(ResultEntry):
     received_at: dt.datetime | None = None
     duplicate: bool = False
 
+    def line(self) -> LiveLine:
+        """The result as scoring needs it."""
+        return LiveLine(self.section, self.table, self.round, self.board, self.ns_pair,
+                        self.ew_pair, self.contract, self.declarer, self.tricks,
+                        self.score_ns, self.adjusted)
+
 
 class LiveLine(NamedTuple):
     """A live result as scoring needs it."""
@@ -499,12 +505,15 @@ class Store:
             db.add(t.AuditEntry(event_id=event_id, at=self.clock(), actor=actor,
                                 action=action, detail=detail))
 
-    def audit_log(self, event_id: int) -> list[dict[str, Any]]:
+    def audit_log(self, event_id: int, action: str | None = None) -> list[dict[str, Any]]:
+        """The audit trail in order; only one kind of entry when ``action`` is given."""
+        query = select(t.AuditEntry).where(t.AuditEntry.event_id == event_id)
+        if action is not None:
+            query = query.where(t.AuditEntry.action == action)
         with Session(self.engine) as db:
             return [{"at": _aware(a.at), "actor": a.actor, "action": a.action,
                      "detail": a.detail}
-                    for a in db.scalars(select(t.AuditEntry).where(
-                        t.AuditEntry.event_id == event_id).order_by(t.AuditEntry.id))]
+                    for a in db.scalars(query.order_by(t.AuditEntry.id))]
 
     def touch_device(self, event_id: int, kind: str, serial: str, *,
                      firmware: str | None = None, section: str | None = None,

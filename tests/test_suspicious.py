@@ -1,0 +1,195 @@
+"""Suspicious-score flags (decisions D12; Bridgemate Control Software's two checks, as its
+support article "Info: suspicious contracts" describes them): the same strain by both sides
+with too many tricks between them, and tricks far from double dummy. Open flags hold the
+round's standings back until the director marks the result valid or corrects it."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from event_text import one_section_event
+from hub_stub import wait_until
+
+from drivers.protocol.messages import ResultView, TDMessage
+from hub.hand_records import makeable_tricks, read_hand_records
+from hub.service import HubService
+from hub.store.store import Store
+from scoring.board import Seat
+from scoring.contract import Strain, parse_contract
+from scoring.suspicious import (
+    PlayedResult,
+    SuspicionLimits,
+    double_dummy,
+    opposite_sides,
+)
+from simulator.bots import Entry, PlayerBot
+from simulator.line import PtyLine
+from simulator.station import VirtualBaseStation
+from simulator.terminal import VirtualTerminal
+
+DATA = Path(__file__).parent / "data"
+REALBRIDGE = DATA / "realbridge_2021_online_qual_open_r2.pbn"
+LIMITS = SuspicionLimits()
+
+
+def played(*lines: str) -> list[PlayedResult]:
+    """``"4S E 11"`` → a played result keyed by its position."""
+    out = []
+    for k, text in enumerate(lines):
+        contract, declarer, tricks = text.split()
+        c = parse_contract(contract)
+        assert c is not None
+        out.append(PlayedResult(k, c, Seat.parse(declarer), int(tricks)))
+    return out
+
+
+def test_bcs_example_only_the_lone_north_declarer_is_flagged():
+    """BCS article: 4S E +1 seven times, 4S E = twice, 4S N +1 once: only 4S by N."""
+    board = played(*["4S E 11"] * 7, *["4S E 10"] * 2, "4S N 11")
+    flags = opposite_sides(board, LIMITS)
+    assert list(flags) == [9]
+    assert "4S by N taking 11" in flags[9] and "EW declared spades at 9 tables" in flags[9]
+
+
+def test_bcs_example_two_results_both_flagged_then_the_third_decides():
+    """BCS article: 6H N = and 6H W = are both flagged; when 4H S +2 comes in, only 6H W."""
+    assert set(opposite_sides(played("6H N 12", "6H W 12"), LIMITS)) == {0, 1}
+    assert set(opposite_sides(played("6H N 12", "6H W 12", "4H S 12"), LIMITS)) == {1}
+
+
+def test_no_trumps_have_a_higher_limit_than_suits():
+    """Both sides can take many tricks in no-trumps: 8 + 7 is normal there, not in a suit."""
+    assert opposite_sides(played("1NT N 8", "1NT E 7"), LIMITS) == {}
+    assert set(opposite_sides(played("1S N 8", "1S E 7"), LIMITS)) == {0, 1}
+    assert opposite_sides(played("4S N 10", "5D E 9"), LIMITS) == {}  # different strains
+
+
+def optimum_tables(path: Path) -> dict[int, dict[tuple[Seat, Strain], int]]:
+    """RealBridge's own double-dummy table (PBN OptimumResultTable) of each board."""
+    strains = {"NT": Strain.NOTRUMP, "S": Strain.SPADES, "H": Strain.HEARTS,
+               "D": Strain.DIAMONDS, "C": Strain.CLUBS}
+    out: dict[int, dict[tuple[Seat, Strain], int]] = {}
+    for game in path.read_text("utf-8").split("\n\n"):
+        board = re.search(r'\[Board "(\d+)"\]', game)
+        rows = re.findall(r"^([NESW])\s+(NT|[SHDC])\s+(\d+)$", game, re.M)
+        if board and rows:
+            out[int(board.group(1))] = {(Seat[s], strains[d]): int(n) for s, d, n in rows}
+    return out
+
+
+def test_double_dummy_tricks_match_realbridges_optimum_result_tables():
+    """endplay's DDS against the solver table RealBridge exported with the deals."""
+    deals = read_hand_records(REALBRIDGE)
+    reference = optimum_tables(REALBRIDGE)
+    assert set(reference) == set(deals) == set(range(11, 21))
+    for board, deal in deals.items():
+        assert makeable_tricks(deal) == reference[board], f"board {board}"
+
+
+def test_a_result_far_from_double_dummy_is_flagged():
+    """Board 12 of the RealBridge file: 4H by S makes 10 double dummy."""
+    dd = optimum_tables(REALBRIDGE)[12]
+    flags = double_dummy(played("4H S 10", "4H S 7", "4H S 5"), dd, 3)
+    assert list(flags) == [2] and "double dummy 10: 5 tricks apart" in flags[2]
+
+
+def pbn_of(boards: dict[int, int]) -> str:
+    """A hand-record file giving our boards the deals of RealBridge boards."""
+    deals = read_hand_records(REALBRIDGE)
+    return "\n".join(f'[Board "{ours}"]\n[Deal "{deals[theirs]}"]\n'
+                     for ours, theirs in boards.items())
+
+
+class ScriptedBot(PlayerBot):
+    """Plays what the test says on the boards it names, anything plausible elsewhere."""
+
+    def __init__(self, seed: int, script: dict[int, Entry]) -> None:
+        super().__init__(seed)
+        self.script = script
+
+    def play(self, board: int) -> Entry:
+        return self.script.get(board) or super().play(board)
+
+
+def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
+    """Round 1 of a 3-table Howell (every table plays the round's two boards): table 1
+    keys 2S by N where the others had 2S by E, and 4H by S five tricks short of double
+    dummy. The round's standings wait; a TD correction at table 2 reaches all three
+    terminals' travellers; "contract is valid" on both flags publishes the standings; and
+    a restarted hub keeps the director's marks."""
+    event = one_section_event("Flags", 'kind = "howell", tables = 3, boards_per_round = 2')
+    event = event.replace('[[sessions]]\nname = "Evening"',
+                          '[[sessions]]\nname = "Evening"\nhand_records = "deals.pbn"')
+
+    async def scenario():
+        store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
+        probe = Store.open("sqlite://")
+        boards = probe.movement(probe.create_event(event.replace(
+            'hand_records = "deals.pbn"\n', "")), "A").round_rows(1, "A")[0].boards
+        probe.close()
+        b, b2 = boards
+        (tmp_path / "deals.pbn").write_text(pbn_of({b: 11, b2: 12}), "utf-8")
+        eid = store.create_event(event, base_dir=tmp_path)
+        line = PtyLine(tmp_path / "base-1")
+        station = VirtualBaseStation(line)
+        scripts = {1: {b: Entry(b, "2S", 0, "", 8), b2: Entry(b2, "4H", 2, "", 5)},
+                   2: {b: Entry(b, "2S", 1, "", 8), b2: Entry(b2, "4H", 2, "", 10)},
+                   3: {b: Entry(b, "2S", 3, "", 8), b2: Entry(b2, "4H", 2, "", 10)}}
+        for t in (1, 2, 3):
+            station.add_terminal(VirtualTerminal(t, f"BM-{t}", "A", t,
+                                                 ScriptedBot(t, scripts[t]), speed=50_000))
+        hub = HubService(store, eid, [str(line.path)], auto_advance=False)
+        await hub.start()
+        try:
+            await wait_until(lambda: len(hub.suspicious.makeable) == 2, 20,
+                             "double dummy of both hand records")
+            station.start()
+            await wait_until(lambda: 1 in hub.sections["A"].finished_rounds, 20,
+                             "round 1 finished at every table")
+            flags = {(f.board, f.table): f for f in hub.suspicious.all_flags()}
+            assert set(flags) == {(b, 1), (b2, 1)}
+            assert "EW declared spades at 2 tables" in flags[(b, 1)].reason
+            assert "double dummy 10: 5 tricks apart" in flags[(b2, 1)].reason
+            assert hub.withheld == {"A": 1}
+            assert "standings" not in [e["event"] for e in hub.feed.since(0)]
+
+            row2 = hub.sections["A"].movement.row("A", 2, 1)
+            await hub.commands.dispatch("enter_result", {
+                "section": "A", "table": 2, "round": 1, "board": b, "ns_pair": row2.ns_pair,
+                "ew_pair": row2.ew_pair, "contract": "2S", "declarer": "E", "result": "+1"},
+                "TD Anna")
+
+            def corrected(t: int) -> bool:
+                views = [m for m in station.terminals[t].log.received
+                         if isinstance(m, ResultView) and m.board == b]
+                return any(x.tricks == 9 for v in views[-1:] for x in v.lines)
+
+            await wait_until(lambda: all(corrected(t) for t in (1, 2, 3)), 10,
+                             "the corrected traveller at the three tables")
+            told = [m.text for m in station.terminals[2].log.received
+                    if isinstance(m, TDMessage)]
+            assert f"The director entered a result on board {b}" in told
+            assert hub.withheld == {"A": 1}  # table 1's 2S by N is still suspicious
+            for board in (b, b2):
+                await hub.commands.dispatch("contract_valid", {
+                    "section": "A", "board": board, "table": 1, "round": 1}, "TD Anna")
+            events = hub.feed.since(0)
+            published = [e for e in events if e["event"] == "standings"]
+            assert hub.withheld == {} and published and published[-1]["round"] == 1
+            last = [e for e in events if e["event"] == "suspicious"][-1]
+            assert last["flags"] == []
+        finally:
+            await station.stop()
+            await hub.stop()
+            line.close()
+        again = HubService(store, eid, [])
+        await again.start()
+        try:
+            assert again.snapshot()["suspicious"] == []
+        finally:
+            await again.stop()
+            store.close()
+
+    asyncio.run(scenario())
