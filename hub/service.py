@@ -47,6 +47,7 @@ from hub.hand_records import makeable_tricks
 from hub.intake import Intake, IntakeResult, Pending, Verdict
 from hub.live_views import LiveViews, is_imps, own_line, value_hundredths
 from hub.movement.model import Movement
+from hub.result_screen.barometer import complete_rounds
 from hub.round_clock import RoundClock, RoundTiming
 from hub.slow_play import TableRound, lateness_minutes, minutes_behind, propose
 from hub.store.store import Store, StoredResult
@@ -108,6 +109,7 @@ class HubService:
         self.feed = Feed()
         self._proposed: dict[tuple[str, int], set[int]] = {}
         self.withheld: dict[str, int] = {}  # section → round whose standings wait
+        self.published: dict[str, int] = {}  # section → last round published
         self.behind_every_s = 10.0
         self._behind_sent: dict[str, dict[int, float]] = {}
         self._next_behind = 0.0
@@ -148,6 +150,7 @@ class HubService:
         self.views = LiveViews(self.store, self.event_id, event, winners)
         await asyncio.to_thread(self.views.load)
         await asyncio.to_thread(self._load_suspicious)
+        await asyncio.to_thread(self._load_publication)
         await asyncio.to_thread(self.intake.live_index)
         loop = asyncio.get_running_loop()
         for k, driver in enumerate(self.drivers):
@@ -157,10 +160,15 @@ class HubService:
             display.start()
         self._tasks.append(loop.create_task(self._tick()))
         self._tasks.append(loop.create_task(self._writer()))
-        if self.suspicious.limits is not None and self.suspicious.limits.double_dummy is not None:
+        limits = self.suspicious.limits
+        solving = limits is not None and limits.double_dummy is not None
+        if solving:  # it checks the waiting standings itself once every deal is solved
             self._tasks.append(loop.create_task(self._solve_deals()))
         if self.api is not None:
             await self.api.start()
+        if not solving:
+            for letter in self.sections:  # a round finished before a restart, unpublished
+                await self.publish_if_clear(letter)
 
     async def stop(self) -> None:
         if self.api is not None:
@@ -212,6 +220,19 @@ class HubService:
         for line in self.store.live_lines(self.event_id):
             self.suspicious.put(line)
 
+    def _load_publication(self) -> None:
+        """After a restart: the last round published per section, and a complete round
+        not yet published is waiting again (decisions D12)."""
+        for a in self.store.audit_log(self.event_id, "standings_published"):
+            d = a["detail"]
+            self.published[d["section"]] = max(d["round"], self.published.get(d["section"], 0))
+        lines = self.store.live_lines(self.event_id)
+        for letter, state in self.sections.items():
+            done = complete_rounds(state.movement, letter,
+                                   [x for x in lines if x.section == letter])
+            if done > self.published.get(letter, 0):
+                self.withheld[letter] = done
+
     async def _solve_deals(self) -> None:
         """Double-dummy tables of the hand records, one deal at a time in a worker thread;
         each board is checked again as its table arrives."""
@@ -224,6 +245,8 @@ class HubService:
                 continue
             for section, b in self.suspicious.deal_solved(board, makeable):
                 self.publish_suspicious(section, b)
+        for letter in self.sections:  # standings waiting since a restart: checked in full
+            await self.publish_if_clear(letter)
 
     def publish_suspicious(self, section: str, board: int) -> None:
         """A board's flags changed: the full list for the board goes to the feed (empty when
@@ -598,7 +621,7 @@ class HubService:
             return
         if not await asyncio.to_thread(self.questioned_boards, section, rnd):
             del self.withheld[section]
-            self.publish_standings(section, round_=rnd)
+            await self.publish_standings(section, round_=rnd)
             self.send_rankings(section, rnd)
 
     def standings_rows(self, section: str) -> list[dict[str, Any]]:
@@ -622,15 +645,20 @@ class HubService:
                 if r.status == "held" and r.board in boards}
         return held | self.suspicious.open_boards(section, boards)
 
-    def publish_standings(self, section: str, released_by: str | None = None,
-                          provisional: list[int] | None = None,
-                          round_: int | None = None) -> None:
-        """Standings to the feed; boards released with open questions are marked
-        provisional (decisions D12)."""
-        self.feed.publish("standings", section=section,
-                          round=round_ if round_ is not None else self.sections[section].round,
-                          released_by=released_by, provisional=provisional or [],
-                          rows=self.standings_rows(section))
+    async def publish_standings(self, section: str, released_by: str | None = None,
+                                provisional: list[int] | None = None,
+                                round_: int | None = None) -> None:
+        """Standings to the feed, and a note in the store so result screens show the same
+        round (decisions D12: not before the director has settled its questions); boards
+        released with open questions are marked provisional."""
+        rnd = round_ if round_ is not None else self.published.get(section, 0)
+        self.published[section] = max(rnd, self.published.get(section, 0))
+        await asyncio.to_thread(self.store.audit, self.event_id, released_by or "hub",
+                                "standings_published",
+                                {"section": section, "round": rnd,
+                                 "provisional": provisional or []})
+        self.feed.publish("standings", section=section, round=rnd, released_by=released_by,
+                          provisional=provisional or [], rows=self.standings_rows(section))
 
     def send_rankings(self, section: str, rnd: int) -> None:
         """Ranking pages to the terminals, as the event allows (hidden for the last
@@ -792,7 +820,7 @@ class HubService:
             self.feed.publish("standings_withheld", section=section, round=rnd,
                               boards=sorted(held))
         else:
-            self.publish_standings(section, round_=rnd)
+            await self.publish_standings(section, round_=rnd)
             self.send_rankings(section, rnd)
         if started is not None:
             await self._announce_round(section, started)

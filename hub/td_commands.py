@@ -258,7 +258,7 @@ class Commands:
         self.s.feed.publish("penalty_decided", id=pid, status=penalty["status"],
                             payer=payer, applied=applied)
         if applied:
-            self.s.publish_standings(penalty["section"])
+            await self.s.publish_standings(penalty["section"])
         return {"status": penalty["status"], "applied_to_standings": applied}
 
     async def cmd_message(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
@@ -271,9 +271,9 @@ class Commands:
 
     async def cmd_release_standings(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         section = _section(self.s, args)
-        rnd = self.s.sections[section].round
+        rnd = self.s.withheld.pop(section, self.s.sections[section].round)
         open_boards = await asyncio.to_thread(self.s.questioned_boards, section, rnd)
-        self.s.withheld.pop(section, None)
-        self.s.publish_standings(section, released_by=actor, provisional=sorted(open_boards))
+        await self.s.publish_standings(section, released_by=actor,
+                                       provisional=sorted(open_boards), round_=rnd)
         self.s.send_rankings(section, rnd)
         return {"provisional": sorted(open_boards)}

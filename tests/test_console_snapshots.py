@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 from test_console import EVENTS, FLAG, SNAPSHOT, recorded
-from test_result_screen import BAROMETER, T0, _play_round
+from test_result_screen import BAROMETER, T0, _play_round, published
 
 from hub.console.app import ConsoleApp
 from hub.result_screen.app import ScreenApp
@@ -58,6 +58,7 @@ def test_result_screen(snap_compare, size, tmp_path):
     store.set_player(eid, "A", 1, 0, name="Ann Ek", number=None)
     _play_round(store, eid, 1)
     _play_round(store, eid, 2)
+    published(store, eid, 2)
     now = (T0 + dt.timedelta(minutes=3)).timestamp()
     app = ScreenApp(lambda: barometer(store, eid), "Barometer night", page_s=3600,
                     refresh_s=3600, now=lambda: now)

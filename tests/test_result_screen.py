@@ -44,6 +44,27 @@ def _expected_places(store, eid, rounds):
     return {p: 1 + sum(1 for q in avg.values() if q > a) for p, a in avg.items()}, avg
 
 
+def published(store, eid, rnd, provisional=(), section="A"):
+    """What the hub writes when it publishes a round's standings."""
+    store.audit(eid, "hub", "standings_published",
+                {"section": section, "round": rnd, "provisional": list(provisional)})
+
+
+def test_screen_waits_for_the_round_the_hub_published(tmp_path):
+    """Decisions D12: a round complete at every table but withheld by the hub (a held
+    result, a suspicious score) is not on the screen until the hub publishes it."""
+    store = Store.open(f"sqlite:///{tmp_path / 'e.db'}")
+    eid = store.create_event(BAROMETER)
+    store.add_clock_event(eid, "start", "A", 1, at=T0)  # the hub runs this event
+    _play_round(store, eid, 1)
+    _play_round(store, eid, 2)
+    (sec,) = barometer(store, eid)
+    assert sec.after_round == 0
+    published(store, eid, 1)
+    (sec,) = barometer(store, eid)
+    assert sec.after_round == 1 and sec.provisional == ()
+
+
 def test_screen_shows_standings_after_the_last_complete_round_with_movers(tmp_path):
     store = Store.open(f"sqlite:///{tmp_path / 'e.db'}")
     eid = store.create_event(BAROMETER)
@@ -103,6 +124,7 @@ def test_screen_app_pages_and_shows_the_clock(tmp_path):
     store.add_clock_event(eid, "start", "A", 1, at=T0)
     _play_round(store, eid, 1)
     _play_round(store, eid, 2)
+    published(store, eid, 2, provisional=[2])
     now = (T0 + dt.timedelta(minutes=3)).timestamp()
 
     async def scenario():
@@ -112,6 +134,7 @@ def test_screen_app_pages_and_shows_the_clock(tmp_path):
             await pilot.pause(0.2)
             title = str(app.query_one("#title", Static).render())
             assert "Section A" in title and "after round 2 of 3" in title
+            assert "provisional: board 2" in title  # released by the TD with a question
             screen = app.export_screenshot()
             assert "▲" in screen and "▼" in screen  # somebody moved up, somebody down
             assert "Ann" not in screen and "Place" in screen

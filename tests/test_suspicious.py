@@ -117,8 +117,9 @@ def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
     """Round 1 of a 3-table Howell (every table plays the round's two boards): table 1
     keys 2S by N where the others had 2S by E, and 4H by S five tricks short of double
     dummy. The round's standings wait; a TD correction at table 2 reaches all three
-    terminals' travellers; "contract is valid" on both flags publishes the standings; and
-    a restarted hub keeps the director's marks."""
+    terminals' travellers; after a restart the same questions are open; "contract is
+    valid" on both flags publishes the standings; and a restarted hub keeps the
+    director's marks and what it published."""
     event = one_section_event("Flags", 'kind = "howell", tables = 3, boards_per_round = 2')
     event = event.replace('[[sessions]]\nname = "Evening"',
                           '[[sessions]]\nname = "Evening"\nhand_records = "deals.pbn"')
@@ -172,24 +173,33 @@ def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
                     if isinstance(m, TDMessage)]
             assert f"The director entered a result on board {b}" in told
             assert hub.withheld == {"A": 1}  # table 1's 2S by N is still suspicious
-            for board in (b, b2):
-                await hub.commands.dispatch("contract_valid", {
-                    "section": "A", "board": board, "table": 1, "round": 1}, "TD Anna")
-            events = hub.feed.since(0)
-            published = [e for e in events if e["event"] == "standings"]
-            assert hub.withheld == {} and published and published[-1]["round"] == 1
-            last = [e for e in events if e["event"] == "suspicious"][-1]
-            assert last["flags"] == []
         finally:
             await station.stop()
             await hub.stop()
             line.close()
-        again = HubService(store, eid, [])
+        again = HubService(store, eid, [])  # a restart: the same questions are open
         await again.start()
         try:
-            assert again.snapshot()["suspicious"] == []
+            await wait_until(lambda: len(again.suspicious.all_flags()) == 2, 20,
+                             "both flags again once double dummy is solved")
+            assert again.withheld == {"A": 1}
+            for board in (b, b2):
+                await again.commands.dispatch("contract_valid", {
+                    "section": "A", "board": board, "table": 1, "round": 1}, "TD Anna")
+            events = again.feed.since(0)
+            published = [e for e in events if e["event"] == "standings"]
+            assert again.withheld == {} and published and published[-1]["round"] == 1
+            assert [e for e in events if e["event"] == "suspicious"][-1]["flags"] == []
         finally:
             await again.stop()
+        third = HubService(store, eid, [])  # the director's marks and the publication stay
+        await third.start()
+        try:
+            await wait_until(lambda: len(third.suspicious.makeable) == 2, 20, "double dummy")
+            assert third.snapshot()["suspicious"] == []
+            assert third.published == {"A": 1} and third.withheld == {}
+        finally:
+            await third.stop()
             store.close()
 
     asyncio.run(scenario())

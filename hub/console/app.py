@@ -30,7 +30,7 @@ from textual.widgets import (
 )
 
 from hub.console.choice import AskScreen, ChoiceScreen
-from hub.console.state import RoomState, clock_text
+from hub.console.state import RoomState, clock_text, standings_note
 from hub.places import moved_text, place
 
 Source = Callable[[], AsyncIterator[dict[str, Any]]]
@@ -138,6 +138,7 @@ class ConsoleApp(App[None]):
             with TabPane("Room", id="room"):
                 yield DataTable(id="room-table", zebra_stripes=True, cursor_type="row")
             with TabPane("Standings", id="standings"):
+                yield Static("", id="standings-note")
                 yield DataTable(id="standings-table", zebra_stripes=True)
             with TabPane("Calls", id="calls"):
                 yield DataTable(id="calls-table", cursor_type="row")
@@ -498,6 +499,7 @@ class ConsoleApp(App[None]):
         if "room" in dirty:
             self._draw_room()
         if "standings" in dirty:
+            self.query_one("#standings-note", Static).update(standings_note(self.room))
             table = self.query_one("#standings-table", DataTable)
             table.clear()
             for rank, name, r in overall_rows(self.room) if self.overall else []:

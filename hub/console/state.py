@@ -94,7 +94,7 @@ class RoomState:
             self.dirty.add("calls")
         elif kind == "standings_withheld":
             self.withheld[msg["section"]] = msg["round"]
-            self.dirty.add("calls")
+            self.dirty |= {"calls", "standings"}
         elif kind == "round_started" and section is not None:
             section["round"] = msg["round"]
             if "tables" in msg:
@@ -121,6 +121,9 @@ class RoomState:
             before = {(r["pair"], r.get("direction")): place(r["rank"])
                       for r in section.get("standings", []) if r.get("boards")}
             section["standings"] = msg["rows"]
+            section["published"] = {"round": msg.get("round"),
+                                     "provisional": msg.get("provisional") or [],
+                                     "released_by": msg.get("released_by")}
             section["moved"] = {(r["pair"], r.get("direction")):
                                 before[(r["pair"], r.get("direction"))] - place(r["rank"])
                                 for r in msg["rows"]
@@ -194,6 +197,24 @@ class RoomState:
         if kind == "table_online" and not msg["online"]:
             return f"table {msg['section']}{msg['table']} is off line"
         return ""
+
+
+def standings_note(room: RoomState) -> str:
+    """Above the standings: which round each section's are after, boards released as
+    provisional (decisions D12), and rounds still withheld."""
+    parts = []
+    for name, sec in sorted(room.sections.items()):
+        pub = sec.get("published")
+        text = f"{name}: after round {pub['round']}" if pub else f"{name}: as of now"
+        if pub and pub["provisional"]:
+            boards = ", ".join(map(str, pub["provisional"]))
+            text += f", PROVISIONAL on board{'s' * (len(pub['provisional']) > 1)} {boards}"
+            if pub.get("released_by"):
+                text += f" (released by {pub['released_by']})"
+        if name in room.withheld:
+            text += f"; round {room.withheld[name]} withheld (Calls)"
+        parts.append(text)
+    return "   ".join(parts)
 
 
 def clock_text(clock: dict[str, Any] | None) -> str:

@@ -106,6 +106,9 @@ class ScreenApp(App[None]):
         heading = f"{self.event_name}   {sec.heading or 'Section ' + sec.section}".strip()
         played = (f"after round {sec.after_round} of {sec.rounds}" if sec.after_round
                   else "no round complete yet")
+        if sec.provisional:
+            played += f"   provisional: board{'s' * (len(sec.provisional) > 1)} " + \
+                ", ".join(map(str, sec.provisional))
         title.update(f"{heading}\n{played}" + (f"   page {n}/{of}" if of > 1 else ""))
         table = Table(expand=True, show_edge=False, header_style="bold")
         table.add_column("Place", justify="right")

@@ -1,5 +1,6 @@
 """What the result screen shows, rebuilt from the store alone (so any number of screens
-can run beside the hub): each section's standings after its last complete round, the
+can run beside the hub): each section's standings after the round the hub last published
+(its last complete round when no hub has run on the store), the
 places each entrant gained or lost in that round, one overall ranking when a pairs event
 has several sections, and the round clock."""
 
@@ -38,6 +39,7 @@ class ScreenSection:
     rows: list[ScreenRow]
     clock: RoundClock  # replayed from the store; the screen asks it the time left
     heading: str = ""  # "Overall" for the ranking of every section; else "Section A"
+    provisional: tuple[int, ...] = ()  # boards the director released with open questions
 
 
 def complete_rounds(movement: Movement, section: str, lines: list[LiveLine]) -> int:
@@ -46,7 +48,8 @@ def complete_rounds(movement: Movement, section: str, lines: list[LiveLine]) -> 
     done = 0
     for rnd in range(1, movement.rounds + 1):
         if not all((row.table, rnd, b) in have
-                   for row in movement.round_rows(rnd, section) for b in row.boards):
+                   for row in movement.round_rows(rnd, section) if row.ns_pair and row.ew_pair
+                   for b in row.boards):
             break
         done = rnd
     return done
@@ -105,12 +108,20 @@ def barometer(store: Store, event_id: int) -> list[ScreenSection]:
         unit = "VP"
     else:
         unit = "%" if kind_of(event.pairs_rules()) is ScoreKind.MATCHPOINTS else "IMPs"
+    # the round the hub last published (decisions D12: it waits for the director's
+    # questions); a store no hub has run on shows its complete rounds
+    published: dict[str, tuple[int, tuple[int, ...]]] = {}
+    for a in store.audit_log(event_id, "standings_published"):
+        d = a["detail"]
+        published[d["section"]] = (d["round"], tuple(d.get("provisional") or ()))
+    hub_ran = {c["section"] for c in clock_records}
     out = []
     values: list[dict[str, Fraction]] = []
     for section in store.sections(event_id):
         movement = store.movement(event_id, section)
         mine = [ln for ln in lines if ln.section == section]
-        after = complete_rounds(movement, section, mine)
+        after, provisional = published.get(section, (
+            0 if section in hub_ran else complete_rounds(movement, section, mine), ()))
         names = {c["number"]: _names(c) for c in store.contestants(event_id, section)}
         now_rows = _rows(event, section, movement, [ln for ln in mine if ln.round <= after])
         before = {who: place(rank) for rank, who, _, _, _ in
@@ -124,7 +135,8 @@ def barometer(store: Store, event_id: int) -> list[ScreenSection]:
                   for r in range(1, movement.rounds + 1)}
         clock = RoundClock(timing, boards)
         clock.replay([c for c in clock_records if c["section"] == section])
-        out.append(ScreenSection(section, after, movement.rounds, unit, rows, clock))
+        out.append(ScreenSection(section, after, movement.rounds, unit, rows, clock,
+                                 provisional=provisional))
     if len(out) > 1 and unit != "VP":
         out.append(overall(list(zip(out, values, strict=True))))
     return out
