@@ -284,8 +284,8 @@ class HubService:
                                    at=dt.datetime.fromtimestamp(at, dt.UTC))
 
     def devices(self) -> dict[str, Any]:
-        """Base stations with their link counters, and every terminal: where it is, its
-        battery and signal, when the hub last heard from it."""
+        """Base stations with their link counters, every terminal (where it is, its battery
+        and signal, when the hub last heard from it) and the clock displays."""
         now = self.clock()
         stations = [{"url": d.url, "connected": d.connected.is_set(),
                      "reconnects": d.reconnects, **d.link.stats} for d in self.drivers]
@@ -295,7 +295,9 @@ class HubService:
                       "seconds_ago": None if seat.last_seen is None
                       else round(now - seat.last_seen, 1)}
                      for (k, addr), seat in sorted(self.seats.items()) if addr]
-        return {"stations": stations, "terminals": terminals}
+        clocks = [{"url": d.url, "protocol": d.protocol, "connected": d.connected.is_set(),
+                   "reconnects": d.reconnects} for d in self.displays]
+        return {"stations": stations, "terminals": terminals, "clocks": clocks}
 
     def _battery(self, section: str, table: int) -> int | None:
         levels = [seat.battery for seat in self.seats.values() if seat.section == section

@@ -13,6 +13,7 @@ from hub.console.state import RoomState, clock_text
 from hub.service import HubService
 from hub.store.store import Store
 from simulator.bots import PlayerBot
+from simulator.clocks import VirtualAlphaSign
 from simulator.line import PtyLine
 from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
@@ -281,8 +282,11 @@ def test_console_follows_a_real_hub(tmp_path):
         for t in (1, 2, 3):
             station.add_terminal(VirtualTerminal(t, f"BM-{t}", "A", t, PlayerBot(seed=t),
                                                  speed=50_000))
+        sign_line = PtyLine(tmp_path / "clock-1")
+        sign = VirtualAlphaSign(sign_line)
+        sign.start()
         hub = HubService(store, eid, [str(line.path)], api=("127.0.0.1", 0), td_pin="1357",
-                         tick_s=0.2)
+                         tick_s=0.2, clock_displays=[("alpha", str(sign_line.path))])
         await hub.start()
         try:
             source, send = websocket_source(f"ws://127.0.0.1:{hub.api.port}/v1", "1357")
@@ -306,10 +310,11 @@ def test_console_follows_a_real_hub(tmp_path):
                 assert str(room.get_row_at(0)[10]).endswith("%")
                 await pilot.press("d")
                 devices = app.query_one("#devices-table", DataTable)
-                await wait_until(lambda: devices.row_count == 4, 10,
-                                 "one base station and three terminals")
+                await wait_until(lambda: devices.row_count == 5, 10,
+                                 "one base station, a clock display and three terminals")
                 assert str(devices.get_row_at(0)[2]) == "up"
-                assert {devices.get_row_at(i)[0] for i in (1, 2, 3)} == {"BM-1", "BM-2",
+                assert devices.get_row_at(1)[0] == "clock (alpha)"
+                assert {devices.get_row_at(i)[0] for i in (2, 3, 4)} == {"BM-1", "BM-2",
                                                                          "BM-3"}
                 assert "devices: done" not in app.room.log  # periodic reads stay quiet
                 await pilot.press("r")
@@ -364,6 +369,8 @@ def test_console_follows_a_real_hub(tmp_path):
         finally:
             await station.stop()
             await hub.stop()
+            sign.detach()
+            sign_line.close()
 
     asyncio.run(scenario())
 

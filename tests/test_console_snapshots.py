@@ -5,10 +5,11 @@ change to how a view looks shows up as a diff; review it, then
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 
 import pytest
-from test_console import EVENTS, FLAG, SNAPSHOT, recorded
+from test_console import EVENTS, FLAG, SNAPSHOT
 from test_result_screen import BAROMETER, T0, _play_round, published
 
 from hub.console.app import ConsoleApp
@@ -17,7 +18,7 @@ from hub.result_screen.barometer import barometer
 from hub.store.store import Store
 
 SIZES = [(80, 24), (160, 50)]
-VIEWS = ["r", "s", "c", "w", "d", "l", "question_mark"]
+VIEWS = ["r", "s", "c", "w", "t 2 enter", "d", "l", "question_mark"]
 # what needs the director: a held result, a suspicious score holding the standings back,
 # a late table and its proposed penalty
 CALLS = [
@@ -38,15 +39,56 @@ async def _settle(pilot):
     await pilot.pause(0.3)
 
 
+# the hub's answers to the reads the Traveller and Devices tabs make (fixed data)
+TRAVELLER = {"section": "A", "board": 2, "results": [
+    {"table": 1, "round": 2, "ns": 1, "ew": 6, "contract": "2S", "declarer": "N", "lead": "HA",
+     "tricks": 8, "score_ns": 110, "adjusted": None, "entered_by": "BM-1", "revision": 1,
+     "ns_score": 0.0, "ew_score": 4.0},
+    {"table": 2, "round": 1, "ns": 2, "ew": 7, "contract": "2S", "declarer": "E", "lead": "D3",
+     "tricks": 8, "score_ns": -110, "adjusted": None, "entered_by": "BM-2", "revision": 1,
+     "ns_score": 2.0, "ew_score": 2.0},
+    {"table": 3, "round": 1, "ns": 3, "ew": 8, "contract": None, "declarer": None, "lead": None,
+     "tricks": None, "score_ns": None, "adjusted": "60/40", "entered_by": "TD Anna",
+     "revision": 2, "ns_score": 2.4, "ew_score": 1.6}]}
+DEVICES = {
+    "stations": [{"url": "/dev/ttyUSB0", "connected": True, "reconnects": 1, "frames_in": 812,
+                  "frames_out": 640, "retransmits": 3, "duplicates": 1, "garbage": 0,
+                  "refused": 2}],
+    "clocks": [{"url": "/dev/ttyUSB1", "protocol": "alpha", "connected": False,
+                "reconnects": 4}],
+    "terminals": [{"station": 0, "address": t, "serial": f"BM-{t}", "section": "A", "table": t,
+                   "online": t != 4, "battery": 100 - 21 * t, "signal": 90,
+                   "seconds_ago": 2.0 * t} for t in (1, 2, 3, 4)]}
+READS = {"traveller": TRAVELLER, "devices": DEVICES}
+
+
+def scripted(messages):
+    """A recorded feed that also answers the console's reads with fixed data."""
+    replies: asyncio.Queue = asyncio.Queue()
+
+    async def source():
+        for m in messages:
+            yield m
+        while True:
+            yield await replies.get()
+
+    async def send(cmd):
+        await replies.put({"type": "reply", "id": cmd["id"], "ok": True,
+                           **READS.get(cmd["name"], {})})
+
+    return source, send
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("key", VIEWS)
+@pytest.mark.parametrize("key", VIEWS, ids=lambda k: k.split()[0])
 def test_console_view(snap_compare, key, size):
     async def before(pilot):
         await _settle(pilot)
-        await pilot.press(key)
-        await pilot.pause(0.2)
+        await pilot.press(*key.split())
+        await pilot.pause(0.3)
 
-    app = ConsoleApp(recorded([SNAPSHOT, *EVENTS, *CALLS]), None, refresh_s=0.05)
+    source, send = scripted([SNAPSHOT, *EVENTS, *CALLS])
+    app = ConsoleApp(source, send, refresh_s=0.05)
     assert snap_compare(app, terminal_size=size, run_before=before)
 
 

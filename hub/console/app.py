@@ -53,8 +53,8 @@ HELP = """Keys
   t  traveller of a board: type its number (or section and number), Enter;
      Enter on a result: correct, erase or adjust it (audited, re-scored,
      sent on to the screens)
-  d  devices: base stations (link counters) and terminals (table,
-     battery, signal, last heard), refreshed every 5 s
+  d  devices: base stations (link counters), clock displays and terminals
+     (table, battery, signal, last heard), refreshed every 5 s
   l  event log
   g  start the round's clock now (the room is seated)
   n  next round now, whether or not every table is done (asks first)
@@ -299,6 +299,11 @@ class ConsoleApp(App[None]):
                 "", "", f"{st['reconnects']} reconnects",
                 f"{st['frames_in']}/{st['frames_out']}", st["retransmits"], st["garbage"],
                 st["refused"])
+        for ck in reply.get("clocks", []):
+            table.add_row(
+                f"clock ({ck['protocol']})", ck["url"],
+                Text("up") if ck["connected"] else Text("DOWN", style="bold red reverse"),
+                "", "", f"{ck['reconnects']} reconnects", "", "", "", "")
         for tm in reply["terminals"]:
             where = f"{tm['section']}{tm['table']}" if tm["table"] is not None else "-"
             heard = "" if tm["seconds_ago"] is None else f"{tm['seconds_ago']:.0f} s ago"
