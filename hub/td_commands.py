@@ -276,4 +276,9 @@ class Commands:
         await self.s.publish_standings(section, released_by=actor,
                                        provisional=sorted(open_boards), round_=rnd)
         self.s.send_rankings(section, rnd)
+        if open_boards:  # decisions D12: provisional everywhere, the tables included
+            boards = ", ".join(map(str, sorted(open_boards)))
+            self.s.broadcast(f"Standings after round {rnd} are provisional: board"
+                             f"{'s' * (len(open_boards) > 1)} {boards} under review", section,
+                             beep=False)
         return {"provisional": sorted(open_boards)}

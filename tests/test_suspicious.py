@@ -14,6 +14,7 @@ from hub_stub import wait_until
 
 from drivers.protocol.messages import ResultView, TDMessage
 from hub.hand_records import makeable_tricks, read_hand_records
+from hub.result_screen.barometer import barometer
 from hub.service import HubService
 from hub.store.store import Store
 from scoring.board import Seat
@@ -113,42 +114,49 @@ class ScriptedBot(PlayerBot):
         return self.script.get(board) or super().play(board)
 
 
-def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
-    """Round 1 of a 3-table Howell (every table plays the round's two boards): table 1
-    keys 2S by N where the others had 2S by E, and 4H by S five tricks short of double
-    dummy. The round's standings wait; a TD correction at table 2 reaches all three
-    terminals' travellers; after a restart the same questions are open; "contract is
-    valid" on both flags publishes the standings; and a restarted hub keeps the
-    director's marks and what it published."""
-    event = one_section_event("Flags", 'kind = "howell", tables = 3, boards_per_round = 2')
-    event = event.replace('[[sessions]]\nname = "Evening"',
-                          '[[sessions]]\nname = "Evening"\nhand_records = "deals.pbn"')
+FLAGS_EVENT = one_section_event(
+    "Flags", 'kind = "howell", tables = 3, boards_per_round = 2').replace(
+    '[[sessions]]\nname = "Evening"', '[[sessions]]\nname = "Evening"\nhand_records = "deals.pbn"')
 
+
+async def flagged_round(tmp_path):
+    """A 3-table Howell whose round 1 (every table plays its two boards) ends with two
+    flags at table 1: 2S by N where the others had 2S by E (board b), and 4H by S five
+    tricks short of double dummy (board b2). Returns the store, event, line, station, hub
+    (not auto-advancing) and the two boards, the round played out."""
+    store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
+    probe = Store.open("sqlite://")
+    b, b2 = probe.movement(probe.create_event(FLAGS_EVENT.replace(
+        'hand_records = "deals.pbn"\n', "")), "A").round_rows(1, "A")[0].boards
+    probe.close()
+    (tmp_path / "deals.pbn").write_text(pbn_of({b: 11, b2: 12}), "utf-8")
+    eid = store.create_event(FLAGS_EVENT, base_dir=tmp_path)
+    line = PtyLine(tmp_path / "base-1")
+    station = VirtualBaseStation(line)
+    scripts = {1: {b: Entry(b, "2S", 0, "", 8), b2: Entry(b2, "4H", 2, "", 5)},
+               2: {b: Entry(b, "2S", 1, "", 8), b2: Entry(b2, "4H", 2, "", 10)},
+               3: {b: Entry(b, "2S", 3, "", 8), b2: Entry(b2, "4H", 2, "", 10)}}
+    for t in (1, 2, 3):
+        station.add_terminal(VirtualTerminal(t, f"BM-{t}", "A", t,
+                                             ScriptedBot(t, scripts[t]), speed=50_000))
+    hub = HubService(store, eid, [str(line.path)], auto_advance=False)
+    await hub.start()
+    await wait_until(lambda: len(hub.suspicious.makeable) == 2, 20,
+                     "double dummy of both hand records")
+    station.start()
+    await wait_until(lambda: 1 in hub.sections["A"].finished_rounds, 20,
+                     "round 1 finished at every table")
+    return store, eid, line, station, hub, b, b2
+
+
+def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
+    """Round 1 (``flagged_round``) ends with two flags at table 1. The round's standings
+    wait; a TD correction at table 2 reaches all three terminals' travellers; after a
+    restart the same questions are open; "contract is valid" on both flags publishes the
+    standings; and a restarted hub keeps the director's marks and what it published."""
     async def scenario():
-        store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
-        probe = Store.open("sqlite://")
-        boards = probe.movement(probe.create_event(event.replace(
-            'hand_records = "deals.pbn"\n', "")), "A").round_rows(1, "A")[0].boards
-        probe.close()
-        b, b2 = boards
-        (tmp_path / "deals.pbn").write_text(pbn_of({b: 11, b2: 12}), "utf-8")
-        eid = store.create_event(event, base_dir=tmp_path)
-        line = PtyLine(tmp_path / "base-1")
-        station = VirtualBaseStation(line)
-        scripts = {1: {b: Entry(b, "2S", 0, "", 8), b2: Entry(b2, "4H", 2, "", 5)},
-                   2: {b: Entry(b, "2S", 1, "", 8), b2: Entry(b2, "4H", 2, "", 10)},
-                   3: {b: Entry(b, "2S", 3, "", 8), b2: Entry(b2, "4H", 2, "", 10)}}
-        for t in (1, 2, 3):
-            station.add_terminal(VirtualTerminal(t, f"BM-{t}", "A", t,
-                                                 ScriptedBot(t, scripts[t]), speed=50_000))
-        hub = HubService(store, eid, [str(line.path)], auto_advance=False)
-        await hub.start()
+        store, eid, line, station, hub, b, b2 = await flagged_round(tmp_path)
         try:
-            await wait_until(lambda: len(hub.suspicious.makeable) == 2, 20,
-                             "double dummy of both hand records")
-            station.start()
-            await wait_until(lambda: 1 in hub.sections["A"].finished_rounds, 20,
-                             "round 1 finished at every table")
             flags = {(f.board, f.table): f for f in hub.suspicious.all_flags()}
             assert set(flags) == {(b, 1), (b2, 1)}
             assert "EW declared spades at 2 tables" in flags[(b, 1)].reason
@@ -200,6 +208,44 @@ def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
             assert third.published == {"A": 1} and third.withheld == {}
         finally:
             await third.stop()
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_standings_released_over_open_flags_are_provisional_everywhere(tmp_path):
+    """Decisions D12: the director may release the standings with flags open; the boards
+    are marked provisional in the feed, in the store (for the screens) and at the tables.
+    Then an erasure in the current round reopens the board at its table."""
+    async def scenario():
+        store, eid, line, station, hub, b, b2 = await flagged_round(tmp_path)
+        try:
+            out = await hub.commands.dispatch("release_standings", {"section": "A"}, "TD Anna")
+            assert out == {"provisional": sorted([b, b2])}
+            standings = [e for e in hub.feed.since(0) if e["event"] == "standings"]
+            assert standings[-1]["provisional"] == sorted([b, b2])
+            assert standings[-1]["released_by"] == "TD Anna" and hub.withheld == {}
+            text = (f"Standings after round 1 are provisional: boards "
+                    f"{', '.join(map(str, sorted([b, b2])))} under review")
+            await wait_until(lambda: all(
+                any(isinstance(m, TDMessage) and m.text == text for m in t.log.received)
+                for t in station.terminals.values()), 10, "the notice at every table")
+            (sec,) = barometer(store, eid)
+            assert sec.after_round == 1 and sec.provisional == tuple(sorted([b, b2]))
+
+            # the director erases table 3's board b (still its round): the table must play
+            # or enter it again, and is told so
+            await hub.commands.dispatch("erase_result", {
+                "section": "A", "table": 3, "round": 1, "board": b}, "TD Anna")
+            assert b not in hub.sections["A"].tables[(3, 1)].finished_at
+            await wait_until(lambda: any(
+                isinstance(m, TDMessage) and m.text == f"The director erased board {b}: "
+                "enter it again" for m in station.terminals[3].log.received), 10,
+                "the erasure told at table 3")
+        finally:
+            await station.stop()
+            await hub.stop()
+            line.close()
             store.close()
 
     asyncio.run(scenario())
