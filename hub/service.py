@@ -49,7 +49,7 @@ from hub.live_views import LiveViews, is_imps, own_line, value_hundredths
 from hub.movement.model import Movement
 from hub.result_screen.barometer import complete_rounds
 from hub.round_clock import RoundClock, RoundTiming
-from hub.slow_play import TableRound, lateness_minutes, minutes_behind, propose
+from hub.slow_play import TableRound, lateness_minutes, minutes_off_pace, propose
 from hub.store.store import Store, StoredResult
 from hub.suspicious_scores import SuspiciousScores
 from hub.td_commands import Commands
@@ -680,7 +680,8 @@ class HubService:
                 seat.driver.send(seat.address, page)
 
     def behind(self, section: str, now: float) -> dict[int, float]:
-        """Minutes behind an even pace of each table in the current round (tenths)."""
+        """Minutes behind (+) or ahead (−) of an even pace of each table in the current
+        round (tenths)."""
         state = self.sections[section]
         per_board = state.clock.timing.minutes_per_board * 60
         start = state.clock.official_start(state.round) or now
@@ -688,7 +689,7 @@ class HubService:
         for row in state.movement.round_rows(state.round, section):
             tr = state.tables.get((row.table, state.round))
             out[row.table] = 0.0 if tr is None else round(
-                minutes_behind(tr, start, per_board, now), 1)
+                minutes_off_pace(tr, start, per_board, now), 1)
         return out
 
     def _publish_behind(self, section: str, now: float) -> None:

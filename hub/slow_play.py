@@ -1,9 +1,10 @@
 """Slow play, measured from each table's own timestamps against the round clock.
 
 Minutes behind: how long the table's next board is overdue against an even pace from the
-official start. At round end the lateness is the time of the last accepted result minus
-(official start + allowed time) (decisions D10), and the event's scale proposes a penalty
-that the TD confirms or waives, saying who pays.
+official start (ahead, shown negative: how early it finished its last board). At round end
+the lateness is the time of the last accepted result minus (official start + allowed time)
+(decisions D10), and the event's scale proposes a penalty that the TD confirms or waives,
+saying who pays.
 """
 
 from __future__ import annotations
@@ -46,6 +47,19 @@ def minutes_behind(tr: TableRound, official_start: float, per_board_s: float,
         return max(0.0, end - (official_start + len(tr.boards) * per_board_s)) / 60
     next_due = official_start + (done + 1) * per_board_s
     return max(0.0, at - next_due) / 60
+
+
+def minutes_off_pace(tr: TableRound, official_start: float, per_board_s: float,
+                     at: float) -> float:
+    """Minutes behind (+) or ahead (−) of an even pace: behind as ``minutes_behind``;
+    ahead by how long before its due time the table finished its last board (while the
+    next is not yet overdue)."""
+    behind = minutes_behind(tr, official_start, per_board_s, at)
+    finished = [tr.finished_at[b] for b in tr.boards if b in tr.finished_at]
+    if behind > 0 or not finished:
+        return behind
+    due = official_start + len(finished) * per_board_s
+    return min(0.0, max(finished) - due) / 60
 
 
 def lateness_minutes(tr: TableRound, official_start: float, allowed_s: float) -> float | None:

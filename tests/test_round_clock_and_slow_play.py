@@ -14,6 +14,7 @@ from hub.slow_play import (
     late_arrival_minutes,
     lateness_minutes,
     minutes_behind,
+    minutes_off_pace,
     propose,
 )
 from scoring.penalties import PenaltyUnit, scale_from_data
@@ -93,6 +94,18 @@ def test_clock_refuses_nonsense():
 
 SCALES = tomllib.loads(
     (Path(__file__).parents[1] / "examples" / "penalty_scales.toml").read_text("utf-8"))
+
+
+def test_a_quick_table_is_shown_ahead_of_an_even_pace():
+    """7.5 minutes a board: board 1 done at 5 minutes is 2.5 minutes ahead until board 2
+    falls due at 15; a minute after that, with board 2 still open, 1 minute behind."""
+    start, per_board = 0.0, 7.5 * MIN
+    tr = TableRound("A", 2, 1, (1, 2, 3), 2, 9)
+    assert minutes_off_pace(tr, start, per_board, 4 * MIN) == 0  # nothing done yet
+    tr.finished_at[1] = 5 * MIN
+    assert minutes_off_pace(tr, start, per_board, 6 * MIN) == pytest.approx(-2.5)
+    assert minutes_off_pace(tr, start, per_board, 14 * MIN) == pytest.approx(-2.5)
+    assert minutes_off_pace(tr, start, per_board, 16 * MIN) == pytest.approx(1.0)
 
 
 def test_slow_table_flagged_and_seed002_penalty_proposed():

@@ -37,7 +37,8 @@ Source = Callable[[], AsyncIterator[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 HELP = """Keys
-  r  room: every table, boards done, minutes behind, verification, online,
+  r  room: every table, boards done, minutes behind (+) or ahead (-) of an
+     even pace, results awaiting verification, online,
      TD call, battery; Enter on a table: let a replacement terminal take
      it over (a dead terminal), or its traveller
   s  standings of each section, with places gained or lost since the last
@@ -632,7 +633,7 @@ def room_rows(room: RoomState, sort: str = "table", section: str | None = None
     for name, sec, t in tables:
         behind = t.get("minutes_behind") or 0
         late = Text(f"{behind:+.1f}", style="bold red" if behind >= 5 else "yellow") \
-            if behind > 0 else Text(f"{behind:+.1f}" if behind else "")
+            if behind > 0 else Text(f"{behind:+.1f}" if behind else "", style="green")
         unverified = t.get("unverified") or 0
         rows[f"{name}:{t['table']}"] = (
             name, t["table"], sec.get("round"), t["ns"], t["ew"],
