@@ -38,9 +38,9 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 HELP = """Keys
   r  room: every table, boards done, minutes behind (+) or ahead (-) of an
-     even pace, results awaiting verification, online,
-     TD call, battery; Enter on a table: let a replacement terminal take
-     it over (a dead terminal), or its traveller
+     even pace, results awaiting verification, online, TD call, battery;
+     Enter on a table: let a replacement terminal take it over (a dead
+     terminal), or its traveller
   s  standings of each section, with places gained or lost since the last
      standings; v switches to one overall ranking of every section and back;
      m switches the total between MP % and matchpoints (IMPs and IMPs a board)
