@@ -29,8 +29,6 @@ from drivers.protocol.messages import (
     Outcome,
     PlayerName,
     PlayerNumber,
-    RankingPage,
-    RankLine,
     Result,
     ResultView,
     RoundStarted,
@@ -47,7 +45,7 @@ from hub.hand_records import makeable_tricks
 from hub.intake import Intake, IntakeResult, Pending, Verdict
 from hub.live_views import LiveViews, is_imps, own_line, value_hundredths
 from hub.movement.model import Movement
-from hub.result_screen.barometer import complete_rounds
+from hub.publication import Publication
 from hub.round_clock import RoundClock, RoundTiming
 from hub.slow_play import TableRound, lateness_minutes, minutes_off_pace, propose
 from hub.store.store import Store, StoredResult
@@ -108,8 +106,7 @@ class HubService:
         self._unverified: set[tuple[str, int, int, int]] = set()
         self.feed = Feed()
         self._proposed: dict[tuple[str, int], set[int]] = {}
-        self.withheld: dict[str, int] = {}  # section → round whose standings wait
-        self.published: dict[str, int] = {}  # section → last round published
+        self.publication = Publication(self)
         self.behind_every_s = 10.0
         self._behind_sent: dict[str, dict[int, float]] = {}
         self._next_behind = 0.0
@@ -150,7 +147,7 @@ class HubService:
         self.views = LiveViews(self.store, self.event_id, event, winners)
         await asyncio.to_thread(self.views.load)
         await asyncio.to_thread(self._load_suspicious)
-        await asyncio.to_thread(self._load_publication)
+        await asyncio.to_thread(self.publication.load)
         await asyncio.to_thread(self.intake.live_index)
         loop = asyncio.get_running_loop()
         for k, driver in enumerate(self.drivers):
@@ -168,7 +165,7 @@ class HubService:
             await self.api.start()
         if not solving:
             for letter in self.sections:  # a round finished before a restart, unpublished
-                await self.publish_if_clear(letter)
+                await self.publication.publish_if_clear(letter)
 
     async def stop(self) -> None:
         if self.api is not None:
@@ -220,19 +217,6 @@ class HubService:
         for line in self.store.live_lines(self.event_id):
             self.suspicious.put(line)
 
-    def _load_publication(self) -> None:
-        """After a restart: the last round published per section, and a complete round
-        not yet published is waiting again (decisions D12)."""
-        for a in self.store.audit_log(self.event_id, "standings_published"):
-            d = a["detail"]
-            self.published[d["section"]] = max(d["round"], self.published.get(d["section"], 0))
-        lines = self.store.live_lines(self.event_id)
-        for letter, state in self.sections.items():
-            done = complete_rounds(state.movement, letter,
-                                   [x for x in lines if x.section == letter])
-            if done > self.published.get(letter, 0):
-                self.withheld[letter] = done
-
     async def _solve_deals(self) -> None:
         """Double-dummy tables of the hand records, one deal at a time in a worker thread;
         each board is checked again as its table arrives."""
@@ -246,7 +230,7 @@ class HubService:
             for section, b in self.suspicious.deal_solved(board, makeable):
                 self.publish_suspicious(section, b)
         for letter in self.sections:  # standings waiting since a restart: checked in full
-            await self.publish_if_clear(letter)
+            await self.publication.publish_if_clear(letter)
 
     def publish_suspicious(self, section: str, board: int) -> None:
         """A board's flags changed: the full list for the board goes to the feed (empty when
@@ -583,7 +567,7 @@ class HubService:
             self.publish_suspicious(section, board)
         self.feed.publish("board_changed", section=section, board=board, why=why)
         self._tell_tables(section, board, why, table, rnd)
-        await self.publish_if_clear(section)
+        await self.publication.publish_if_clear(section)
 
     def _tell_tables(self, section: str, board: int, why: str, table: int | None,
                      rnd: int | None) -> None:
@@ -615,17 +599,6 @@ class HubService:
         return [seat for seat in self.seats.values()
                 if seat.section == section and seat.table == table]
 
-    async def publish_if_clear(self, section: str) -> None:
-        """Standings held back by open questions (decisions D12) go out as soon as the
-        director has settled the last one."""
-        rnd = self.withheld.get(section)
-        if rnd is None:
-            return
-        if not await asyncio.to_thread(self.questioned_boards, section, rnd):
-            del self.withheld[section]
-            await self.publish_standings(section, round_=rnd)
-            self.send_rankings(section, rnd)
-
     def standings_rows(self, section: str) -> list[dict[str, Any]]:
         if section not in self.views.sections:
             return []
@@ -637,47 +610,6 @@ class HubService:
                              "boards": s.total.boards,
                              "points": round(float(s.total.points), 4), "top": s.total.top})
         return rows
-
-    def questioned_boards(self, section: str, rnd: int) -> set[int]:
-        """The round's boards with a held result or an open suspicious-score flag: its
-        standings wait for them (decisions D12)."""
-        boards = {b for row in self.sections[section].movement.round_rows(rnd, section)
-                  for b in row.boards}
-        held = {r.board for r in self.store.results(self.event_id, section)
-                if r.status == "held" and r.board in boards}
-        return held | self.suspicious.open_boards(section, boards)
-
-    async def publish_standings(self, section: str, released_by: str | None = None,
-                                provisional: list[int] | None = None,
-                                round_: int | None = None) -> None:
-        """Standings to the feed, and a note in the store so result screens show the same
-        round (decisions D12: not before the director has settled its questions); boards
-        released with open questions are marked provisional."""
-        rnd = round_ if round_ is not None else self.published.get(section, 0)
-        self.published[section] = max(rnd, self.published.get(section, 0))
-        await asyncio.to_thread(self.store.audit, self.event_id, released_by or "hub",
-                                "standings_published",
-                                {"section": section, "round": rnd,
-                                 "provisional": provisional or []})
-        self.feed.publish("standings", section=section, round=rnd, released_by=released_by,
-                          provisional=provisional or [], rows=self.standings_rows(section))
-
-    def send_rankings(self, section: str, rnd: int) -> None:
-        """Ranking pages to the terminals, as the event allows (hidden for the last
-        rounds when it says so)."""
-        display = self.event.rules.display
-        state = self.sections[section]
-        if not display.rankings_after_each_round or (
-                rnd > state.movement.rounds - display.hide_rankings_last_rounds):
-            return
-        rows = sorted(self.standings_rows(section), key=lambda r: -r["total"])
-        pages = max(1, -(-len(rows) // 32))
-        lines = tuple(RankLine(r["rank"], r["pair"], round(r["total"] * 100), "")
-                      for r in rows[:32])
-        page = RankingPage(section, rnd, 1, pages, lines)
-        for seat in self.seats.values():
-            if seat.section == section and seat.table is not None:
-                seat.driver.send(seat.address, page)
 
     def behind(self, section: str, now: float) -> dict[int, float]:
         """Minutes behind (+) or ahead (−) of an even pace of each table in the current
@@ -734,7 +666,7 @@ class HubService:
                 if r.status == "held"]
         return {"event": self.event.event.name, "sections": sections, "held": held,
                 "suspicious": [f.as_dict() for f in self.suspicious.all_flags()],
-                "withheld": dict(self.withheld),
+                "withheld": dict(self.publication.withheld),
                 "td_calls": self.store.td_calls(self.event_id), "alerts": self.alerts[-50:],
                 "penalties": self.store.penalties(self.event_id)}
 
@@ -817,13 +749,6 @@ class HubService:
             self.alerts.append(text)
             self.feed.publish("alert", text=text, table=None, round=rnd, board=None,
                               result=None, held=False)
-        held = await asyncio.to_thread(self.questioned_boards, section, rnd)
-        if held:  # decisions D12: not published while its boards have open questions
-            self.withheld[section] = rnd
-            self.feed.publish("standings_withheld", section=section, round=rnd,
-                              boards=sorted(held))
-        else:
-            await self.publish_standings(section, round_=rnd)
-            self.send_rankings(section, rnd)
+        await self.publication.round_complete(section, rnd)
         if started is not None:
             await self._announce_round(section, started)

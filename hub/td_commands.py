@@ -131,7 +131,7 @@ class Commands:
             raise CommandError(str(e)) from None
         self.s.feed.publish("held_rejected", result=_int(args, "result"))
         for section in self.s.sections:
-            await self.s.publish_if_clear(section)
+            await self.s.publication.publish_if_clear(section)
         return {}
 
     async def cmd_enter_result(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
@@ -189,7 +189,7 @@ class Commands:
         await asyncio.to_thread(self.s.store.audit, self.s.event_id, actor, "contract_valid",
                                 {"mark": list(mark)})
         self.s.publish_suspicious(section, board)
-        await self.s.publish_if_clear(section)
+        await self.s.publication.publish_if_clear(section)
         return {"open": len(self.s.suspicious.board_flags(section, board))}
 
     async def cmd_traveller(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
@@ -258,7 +258,7 @@ class Commands:
         self.s.feed.publish("penalty_decided", id=pid, status=penalty["status"],
                             payer=payer, applied=applied)
         if applied:
-            await self.s.publish_standings(penalty["section"])
+            await self.s.publication.publish(penalty["section"])
         return {"status": penalty["status"], "applied_to_standings": applied}
 
     async def cmd_message(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
@@ -270,15 +270,6 @@ class Commands:
         return {"terminals": self.s.broadcast(text, section)}
 
     async def cmd_release_standings(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
+        """Publish now, with the boards still open marked provisional (decisions D12)."""
         section = _section(self.s, args)
-        rnd = self.s.withheld.pop(section, self.s.sections[section].round)
-        open_boards = await asyncio.to_thread(self.s.questioned_boards, section, rnd)
-        await self.s.publish_standings(section, released_by=actor,
-                                       provisional=sorted(open_boards), round_=rnd)
-        self.s.send_rankings(section, rnd)
-        if open_boards:  # decisions D12: provisional everywhere, the tables included
-            boards = ", ".join(map(str, sorted(open_boards)))
-            self.s.broadcast(f"Standings after round {rnd} are provisional: board"
-                             f"{'s' * (len(open_boards) > 1)} {boards} under review", section,
-                             beep=False)
-        return {"provisional": sorted(open_boards)}
+        return {"provisional": await self.s.publication.release(section, actor)}

@@ -161,7 +161,7 @@ def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
             assert set(flags) == {(b, 1), (b2, 1)}
             assert "EW declared spades at 2 tables" in flags[(b, 1)].reason
             assert "double dummy 10: 5 tricks apart" in flags[(b2, 1)].reason
-            assert hub.withheld == {"A": 1}
+            assert hub.publication.withheld == {"A": 1}
             assert "standings" not in [e["event"] for e in hub.feed.since(0)]
 
             row2 = hub.sections["A"].movement.row("A", 2, 1)
@@ -180,7 +180,7 @@ def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
             told = [m.text for m in station.terminals[2].log.received
                     if isinstance(m, TDMessage)]
             assert f"The director entered a result on board {b}" in told
-            assert hub.withheld == {"A": 1}  # table 1's 2S by N is still suspicious
+            assert hub.publication.withheld == {"A": 1}  # table 1's 2S by N is still suspicious
         finally:
             await station.stop()
             await hub.stop()
@@ -190,13 +190,13 @@ def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
         try:
             await wait_until(lambda: len(again.suspicious.all_flags()) == 2, 20,
                              "both flags again once double dummy is solved")
-            assert again.withheld == {"A": 1}
+            assert again.publication.withheld == {"A": 1}
             for board in (b, b2):
                 await again.commands.dispatch("contract_valid", {
                     "section": "A", "board": board, "table": 1, "round": 1}, "TD Anna")
             events = again.feed.since(0)
             published = [e for e in events if e["event"] == "standings"]
-            assert again.withheld == {} and published and published[-1]["round"] == 1
+            assert again.publication.withheld == {} and published and published[-1]["round"] == 1
             assert [e for e in events if e["event"] == "suspicious"][-1]["flags"] == []
         finally:
             await again.stop()
@@ -205,7 +205,7 @@ def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
         try:
             await wait_until(lambda: len(third.suspicious.makeable) == 2, 20, "double dummy")
             assert third.snapshot()["suspicious"] == []
-            assert third.published == {"A": 1} and third.withheld == {}
+            assert third.publication.published == {"A": 1} and third.publication.withheld == {}
         finally:
             await third.stop()
             store.close()
@@ -224,7 +224,7 @@ def test_standings_released_over_open_flags_are_provisional_everywhere(tmp_path)
             assert out == {"provisional": sorted([b, b2])}
             standings = [e for e in hub.feed.since(0) if e["event"] == "standings"]
             assert standings[-1]["provisional"] == sorted([b, b2])
-            assert standings[-1]["released_by"] == "TD Anna" and hub.withheld == {}
+            assert standings[-1]["released_by"] == "TD Anna" and hub.publication.withheld == {}
             text = (f"Standings after round 1 are provisional: boards "
                     f"{', '.join(map(str, sorted([b, b2])))} under review")
             await wait_until(lambda: all(
