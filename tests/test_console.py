@@ -385,3 +385,20 @@ def test_overall_ranking_shares_places_on_level_totals():
         "B": {"standings": [{"pair": 1, "total": 60.0}]}}
     assert [(rank, name, r["pair"]) for rank, name, r in overall_rows(room)] == [
         ("1=", "A", 1), ("1=", "B", 1), ("3", "A", 2)]
+
+
+def test_a_flag_is_logged_once_however_often_its_board_changes():
+    """The hub resends a board's flags whenever a result on it comes in (the reason's
+    counts change); the TD's log gets each flagged result once, and its clearing."""
+    room = RoomState()
+    room.apply(SNAPSHOT)
+    for seq, tables in ((21, 2), (22, 3)):
+        flag = dict(FLAG, reason=f"2S by N taking 8, but EW declared spades at {tables} tables")
+        room.apply({"type": "event", "seq": seq, "event": "suspicious", "section": "A",
+                    "board": 2, "flags": [flag]})
+    room.apply({"type": "event", "seq": 23, "event": "suspicious", "section": "A", "board": 2,
+                "flags": []})
+    flagged = [x for x in room.log if "suspicious score at table A1 board 2" in x]
+    assert len(flagged) == 1 and "at 2 tables" in flagged[0]
+    assert room.log[-1] == "board 2 in section A: no suspicious score left"
+    assert room.suspicious == {}

@@ -87,10 +87,17 @@ class RoomState:
                         t["minutes_behind"] = minutes[t["table"]]
                 self.dirty |= {"room", "slow"}
         elif kind == "suspicious":
+            key = (msg["section"], msg["board"])
+            flagged = {(f["table"], f["round"]) for f in self.suspicious.get(key, [])}
+            for f in msg["flags"]:  # only what is new: a flag's text changes as results come
+                if (f["table"], f["round"]) not in flagged:
+                    self.note(f"! suspicious score at table {f['section']}{f['table']} board "
+                              f"{f['board']}: {f['reason']}")
             if msg["flags"]:
-                self.suspicious[(msg["section"], msg["board"])] = msg["flags"]
-            else:
-                self.suspicious.pop((msg["section"], msg["board"]), None)
+                self.suspicious[key] = msg["flags"]
+            elif self.suspicious.pop(key, None):
+                self.note(f"board {msg['board']} in section {msg['section']}: no suspicious "
+                          "score left")
             self.dirty.add("calls")
         elif kind == "standings_withheld":
             self.withheld[msg["section"]] = msg["round"]
@@ -181,11 +188,6 @@ class RoomState:
             return (f"standings of round {msg['round']} in section {msg['section']} withheld: "
                     f"held results or suspicious scores on boards {msg['boards']} "
                     "(Calls tab)")
-        if kind == "suspicious":
-            if not msg["flags"]:
-                return f"board {msg['board']} in section {msg['section']}: no suspicious score"
-            return "; ".join(f"! suspicious score at table {f['section']}{f['table']} board "
-                             f"{f['board']}: {f['reason']}" for f in msg["flags"])
         if kind == "penalty_proposed":
             return f"penalty proposed: {msg['text']}"
         if kind == "held_accepted":
