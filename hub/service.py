@@ -576,8 +576,8 @@ class HubService:
         state = self.sections[section]
         if table is not None and rnd == state.round:
             tr = state.tables.get((table, rnd))
-            live = self.suspicious.lines.get((section, board), {})
-            if tr is not None and (table, rnd) not in live:  # erased: the board is open again
+            played = self.suspicious.played(section, board)
+            if tr is not None and (table, rnd) not in played:  # erased: open again
                 tr.finished_at.pop(board, None)
             text = {"erased": f"The director erased board {board}: enter it again",
                     "td_entry": f"The director entered a result on board {board}",
@@ -587,7 +587,7 @@ class HubService:
                 seat.driver.send(seat.address, TDMessage(text, 1))
         if self.event.rules.display.travellers == "never":
             return
-        for (t, r) in self.suspicious.lines.get((section, board), {}):
+        for (t, r) in sorted(self.suspicious.played(section, board)):
             if r != state.round:
                 continue
             view = self._result_view(section, board, t, r)

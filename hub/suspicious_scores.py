@@ -115,6 +115,10 @@ class SuspiciousScores:
         self.check(section, board)
         return mark
 
+    def played(self, section: str, board: int) -> set[tuple[int, int]]:
+        """(table, round) of every live result on the board, pairs and teams events alike."""
+        return set(self.lines.get((section, board), {}))
+
     def open_boards(self, section: str, boards: Iterable[int]) -> set[int]:
         return {b for b in boards if (section, b) in self.flags}
 
