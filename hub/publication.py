@@ -47,14 +47,15 @@ class Publication:
 
     async def round_complete(self, section: str, rnd: int) -> None:
         """Publish the round's standings, or hold them while its boards have questions."""
+        self.withheld[section] = rnd  # until decided: a release meanwhile takes this round
         held = await asyncio.to_thread(self.questioned_boards, section, rnd)
+        if self.withheld.get(section) != rnd:
+            return  # the director released it while the boards were being checked
         if held:
-            self.withheld[section] = rnd
             self.s.feed.publish("standings_withheld", section=section, round=rnd,
                                 boards=sorted(held))
         else:
-            await self.publish(section, round_=rnd)
-            self.send_rankings(section, rnd)
+            await self._release_withheld(section, rnd)
 
     async def publish_if_clear(self, section: str) -> None:
         """Withheld standings go out as soon as the director has settled the last question."""
@@ -62,9 +63,16 @@ class Publication:
         if rnd is None:
             return
         if not await asyncio.to_thread(self.questioned_boards, section, rnd):
-            del self.withheld[section]
-            await self.publish(section, round_=rnd)
-            self.send_rankings(section, rnd)
+            await self._release_withheld(section, rnd)
+
+    async def _release_withheld(self, section: str, rnd: int) -> None:
+        """Publish a withheld round once: checks run in worker threads, so another path may
+        have published it meanwhile."""
+        if self.withheld.get(section) != rnd:
+            return
+        del self.withheld[section]
+        await self.publish(section, round_=rnd)
+        self.send_rankings(section, rnd)
 
     async def release(self, section: str, actor: str) -> list[int]:
         """The director's override: the withheld round (or the current one) now; returns

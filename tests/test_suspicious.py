@@ -144,8 +144,10 @@ async def flagged_round(tmp_path):
     await wait_until(lambda: len(hub.suspicious.makeable) == 2, 20,
                      "double dummy of both hand records")
     station.start()
-    await wait_until(lambda: 1 in hub.sections["A"].finished_rounds, 20,
-                     "round 1 finished at every table")
+    # the round is over once the hub has decided about its standings (withheld here)
+    await wait_until(lambda: any(e["event"] in ("standings", "standings_withheld")
+                                 for e in hub.feed.since(0) or []), 20,
+                     "round 1 finished at every table and its standings decided")
     return store, eid, line, station, hub, b, b2
 
 
