@@ -52,6 +52,7 @@ case "$cmd" in
     test)
         ensure_venv
         "$VENV/bin/ruff" check .
+        "$VENV/bin/ruff" format --check .
         "$VENV/bin/mypy"
         "$VENV/bin/python" -m pytest -q "$@"
         usb_tests

@@ -29,16 +29,50 @@ from hub.console.app import ConsoleApp
 
 
 def snapshot(tables: int) -> dict:
-    rows = [{"table": t, "ns": t, "ew": t + tables, "boards": [1, 2, 3], "done": 0,
-             "minutes_behind": 0.0, "online": True, "unverified": 0}
-            for t in range(1, tables + 1)]
-    standings = [{"pair": p, "direction": "NS" if p <= tables else "EW", "total": 50.0,
-                  "rank": "1=", "boards": 0} for p in range(1, 2 * tables + 1)]
-    return {"type": "snapshot", "seq": 0, "state": {
-        "event": "bench", "held": [], "td_calls": [], "penalties": [], "alerts": [],
-        "sections": {"A": {"round": 1, "rounds": 9, "predicted_finish": None,
-                           "clock": {"phase": "play", "seconds_left": 1500},
-                           "tables": rows, "standings": standings}}}}
+    rows = [
+        {
+            "table": t,
+            "ns": t,
+            "ew": t + tables,
+            "boards": [1, 2, 3],
+            "done": 0,
+            "minutes_behind": 0.0,
+            "online": True,
+            "unverified": 0,
+        }
+        for t in range(1, tables + 1)
+    ]
+    standings = [
+        {
+            "pair": p,
+            "direction": "NS" if p <= tables else "EW",
+            "total": 50.0,
+            "rank": "1=",
+            "boards": 0,
+        }
+        for p in range(1, 2 * tables + 1)
+    ]
+    return {
+        "type": "snapshot",
+        "seq": 0,
+        "state": {
+            "event": "bench",
+            "held": [],
+            "td_calls": [],
+            "penalties": [],
+            "alerts": [],
+            "sections": {
+                "A": {
+                    "round": 1,
+                    "rounds": 9,
+                    "predicted_finish": None,
+                    "clock": {"phase": "play", "seconds_left": 1500},
+                    "tables": rows,
+                    "standings": standings,
+                }
+            },
+        },
+    }
 
 
 def feed(tables: int, results_per_s: float, seconds: float):
@@ -51,27 +85,51 @@ def feed(tables: int, results_per_s: float, seconds: float):
             now = time.monotonic()
             if now >= next_clock:
                 seq += 1
-                yield {"type": "event", "seq": seq, "event": "clock", "section": "A",
-                       "round": 1, "phase": "play", "seconds_left": int(1500 - (now - start))}
+                yield {
+                    "type": "event",
+                    "seq": seq,
+                    "event": "clock",
+                    "section": "A",
+                    "round": 1,
+                    "phase": "play",
+                    "seconds_left": int(1500 - (now - start)),
+                }
                 next_clock += 1.0
             due = int((now - start) * results_per_s)
             while sent < due:
                 sent += 1
                 seq += 1
-                yield {"type": "event", "seq": seq, "event": "result", "section": "A",
-                       "table": 1 + sent % tables, "round": 1, "board": 1 + sent % 3,
-                       "status": "accepted", "id": sent}
+                yield {
+                    "type": "event",
+                    "seq": seq,
+                    "event": "result",
+                    "section": "A",
+                    "table": 1 + sent % tables,
+                    "round": 1,
+                    "board": 1 + sent % 3,
+                    "status": "accepted",
+                    "id": sent,
+                }
                 if sent % tables == 0:  # a standings publication per 'round' of results
                     seq += 1
-                    yield {"type": "event", "seq": seq, "event": "standings", "section": "A",
-                           "round": 1, "released_by": None, "provisional": [],
-                           "rows": snapshot(tables)["state"]["sections"]["A"]["standings"]}
+                    yield {
+                        "type": "event",
+                        "seq": seq,
+                        "event": "standings",
+                        "section": "A",
+                        "round": 1,
+                        "released_by": None,
+                        "provisional": [],
+                        "rows": snapshot(tables)["state"]["sections"]["A"]["standings"],
+                    }
             await asyncio.sleep(0.005)
+
     return source
 
 
 def measure(tables: int, results_per_s: float, seconds: float) -> float:
     """CPU seconds per wall second of this process while the console runs."""
+
     async def scenario() -> float:
         app = ConsoleApp(feed(tables, results_per_s, seconds), None, refresh_s=0.25)
         async with app.run_test(size=(160, 50)) as pilot:
@@ -81,6 +139,7 @@ def measure(tables: int, results_per_s: float, seconds: float) -> float:
             cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
             await pilot.press("q")
         return cpu / wall
+
     return asyncio.run(scenario())
 
 
@@ -90,10 +149,15 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=8.0)
     ap.add_argument("--runs", type=int, default=3)
     a = ap.parse_args()
-    loads = [("idle (clock only)", 0.0), ("play pace (1 result/s)", 1.0),
-             ("burst (200 results/s)", 200.0)]
-    print(f"console CPU, {a.tables} tables, 160x50, refresh 4/s, median of {a.runs} runs of "
-          f"{a.seconds:g} s")
+    loads = [
+        ("idle (clock only)", 0.0),
+        ("play pace (1 result/s)", 1.0),
+        ("burst (200 results/s)", 200.0),
+    ]
+    print(
+        f"console CPU, {a.tables} tables, 160x50, refresh 4/s, median of {a.runs} runs of "
+        f"{a.seconds:g} s"
+    )
     base = None
     for name, rate in loads:
         share = statistics.median(measure(a.tables, rate, a.seconds) for _ in range(a.runs))

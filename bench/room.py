@@ -52,26 +52,39 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def room(args: argparse.Namespace, rounds: int, boards: int, speed: float,
-               seconds: float | None) -> dict[str, float]:
+async def room(
+    args: argparse.Namespace, rounds: int, boards: int, speed: float, seconds: float | None
+) -> dict[str, float]:
     """Run one room (hub process + simulated stations); returns the measurements."""
     folder = Path(tempfile.mkdtemp(prefix="bridgehub-room-"))
-    (folder / "room.toml").write_text(EVENT.format(tables=args.tables, rounds=rounds,
-                                                   boards=boards), "utf-8")
+    (folder / "room.toml").write_text(
+        EVENT.format(tables=args.tables, rounds=rounds, boards=boards), "utf-8"
+    )
     per = -(-args.tables // args.stations)
     stations = []
     for k in range(args.stations):
         st = VirtualBaseStation(PtyLine(folder / f"base-{k + 1}"), serial=f"BS-{k + 1}")
         for table in range(k * per + 1, min(args.tables, (k + 1) * per) + 1):
-            st.add_terminal(VirtualTerminal(table, f"BM-{table:04d}", "A", table,
-                                            PlayerBot(seed=table), speed=speed))
+            st.add_terminal(
+                VirtualTerminal(
+                    table, f"BM-{table:04d}", "A", table, PlayerBot(seed=table), speed=speed
+                )
+            )
         stations.append(st)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         api = s.getsockname()[1]
     exe = shutil.which("bridgehub") or str(Path(sys.executable).parent / "bridgehub")
-    cmd = [exe, "run", "--event", str(folder / "room.toml"), "--api", f"127.0.0.1:{api}",
-           "--td-pin", "0"]
+    cmd = [
+        exe,
+        "run",
+        "--event",
+        str(folder / "room.toml"),
+        "--api",
+        f"127.0.0.1:{api}",
+        "--td-pin",
+        "0",
+    ]
     for st in stations:
         cmd += ["--station", str(st.line.path)]
     hub = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
@@ -104,31 +117,50 @@ async def room(args: argparse.Namespace, rounds: int, boards: int, speed: float,
     ack = [x for t in terminals for x in t.log.ack_s]
     view = [x for t in terminals for x in t.log.view_s]
     n = sum(len(t.log.accepted) for t in terminals)
-    return {"n": n, "elapsed": elapsed, "cpu": cpu, "sim": sim,
-            "ack50": statistics.median(ack) if ack else float("nan"),
-            "ack99": pct(ack, 0.99), "view50": statistics.median(view) if view else float("nan"),
-            "view99": pct(view, 0.99)}
+    return {
+        "n": n,
+        "elapsed": elapsed,
+        "cpu": cpu,
+        "sim": sim,
+        "ack50": statistics.median(ack) if ack else float("nan"),
+        "ack99": pct(ack, 0.99),
+        "view50": statistics.median(view) if view else float("nan"),
+        "view99": pct(view, 0.99),
+    }
 
 
 async def main_async(args: argparse.Namespace) -> None:
     ms = 1000
-    print(f"room: {args.tables} tables on {args.stations} pty base stations, hub in its own "
-          "process, SQLite (WAL, synchronous FULL)")
+    print(
+        f"room: {args.tables} tables on {args.stations} pty base stations, hub in its own "
+        "process, SQLite (WAL, synchronous FULL)"
+    )
     pace = await room(args, 3, args.boards, args.pace, args.pace_seconds)
-    print(f"play pace ({pace['elapsed']:.0f} s, {pace['n']:.0f} results, a board every "
-          f"{7 * 60 / args.pace:.0f} s per table):")
-    print(f"   result→ACK       p50 {pace['ack50'] * ms:7.2f} ms   "
-          f"p99 {pace['ack99'] * ms:7.2f} ms   (target p99 < 50 ms)")
-    print(f"   result→standings p50 {pace['view50'] * ms:7.2f} ms   "
-          f"p99 {pace['view99'] * ms:7.2f} ms   (target p99 < 100 ms)")
+    print(
+        f"play pace ({pace['elapsed']:.0f} s, {pace['n']:.0f} results, a board every "
+        f"{7 * 60 / args.pace:.0f} s per table):"
+    )
+    print(
+        f"   result→ACK       p50 {pace['ack50'] * ms:7.2f} ms   "
+        f"p99 {pace['ack99'] * ms:7.2f} ms   (target p99 < 50 ms)"
+    )
+    print(
+        f"   result→standings p50 {pace['view50'] * ms:7.2f} ms   "
+        f"p99 {pace['view99'] * ms:7.2f} ms   (target p99 < 100 ms)"
+    )
     print(f"   hub CPU {pace['cpu'] * 100:5.1f} % of one core (target < 10 %)")
     burst = await room(args, 1, args.burst_boards, 1e9, None)
-    print(f"burst (every table enters {args.burst_boards} boards at once: {burst['n']:.0f} "
-          f"results in {burst['elapsed']:.2f} s):")
-    print(f"   durable results/s {burst['n'] / burst['elapsed']:8.0f}   (target ≥ 1,000); "
-          f"hub CPU {burst['cpu'] * 100:.0f} %, simulator CPU {burst['sim'] * 100:.0f} %")
-    print(f"   result→ACK       p50 {burst['ack50'] * ms:7.2f} ms   "
-          f"p99 {burst['ack99'] * ms:7.2f} ms")
+    print(
+        f"burst (every table enters {args.burst_boards} boards at once: {burst['n']:.0f} "
+        f"results in {burst['elapsed']:.2f} s):"
+    )
+    print(
+        f"   durable results/s {burst['n'] / burst['elapsed']:8.0f}   (target ≥ 1,000); "
+        f"hub CPU {burst['cpu'] * 100:.0f} %, simulator CPU {burst['sim'] * 100:.0f} %"
+    )
+    print(
+        f"   result→ACK       p50 {burst['ack50'] * ms:7.2f} ms   p99 {burst['ack99'] * ms:7.2f} ms"
+    )
     print(f"   result→standings p99 {burst['view99'] * ms:7.2f} ms")
 
 
@@ -137,8 +169,12 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=200)
     ap.add_argument("--stations", type=int, default=4)
     ap.add_argument("--boards", type=int, default=3)
-    ap.add_argument("--pace", type=float, default=30.0,
-                    help="time factor at play pace (30: a 7-minute board in 14 s)")
+    ap.add_argument(
+        "--pace",
+        type=float,
+        default=30.0,
+        help="time factor at play pace (30: a 7-minute board in 14 s)",
+    )
     ap.add_argument("--pace-seconds", type=float, default=30.0)
     ap.add_argument("--burst-boards", type=int, default=9)
     ap.add_argument("--quick", action="store_true")

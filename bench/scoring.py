@@ -74,7 +74,7 @@ def plain_cross_imps(scores: list[int]) -> list[float]:
 def plain_butler(scores: list[int]) -> list[int]:
     ordered = sorted(scores)
     k = -(-len(scores) // 10)
-    kept = ordered[k: len(ordered) - k]
+    kept = ordered[k : len(ordered) - k]
     mean = sum(kept) / len(kept)
     datum = int((abs(mean) + 5) // 10 * 10) * (1 if mean >= 0 else -1)
     return [plain_imps(s - datum) for s in scores]  # O(n log n): Butler has no n² step
@@ -83,29 +83,63 @@ def plain_butler(scores: list[int]) -> list[int]:
 # -- realistic boards ----------------------------------------------------------------------
 def board_scores(rng: random.Random, n: int) -> list[int]:
     """A board's NS scores: a handful of common results and a tail of rare ones."""
-    common = rng.sample([-1100, -800, -620, -500, -420, -200, -170, -140, -110, -100, -50,
-                         50, 100, 110, 140, 170, 200, 300, 400, 420, 450, 480, 600, 620,
-                         650, 680, 990, 1430], 12)
+    common = rng.sample(
+        [
+            -1100,
+            -800,
+            -620,
+            -500,
+            -420,
+            -200,
+            -170,
+            -140,
+            -110,
+            -100,
+            -50,
+            50,
+            100,
+            110,
+            140,
+            170,
+            200,
+            300,
+            400,
+            420,
+            450,
+            480,
+            600,
+            620,
+            650,
+            680,
+            990,
+            1430,
+        ],
+        12,
+    )
     weights = [rng.random() ** 2 for _ in common]
-    return [rng.choices(common, weights)[0] if rng.random() < 0.97 else
-            rng.choice(common) + rng.choice((-30, 30, -100, 100)) for _ in range(n)]
+    return [
+        rng.choices(common, weights)[0]
+        if rng.random() < 0.97
+        else rng.choice(common) + rng.choice((-30, 30, -100, 100))
+        for _ in range(n)
+    ]
 
 
 def traveller(rng: random.Random, board: int, tables: int, winners: int) -> Traveller:
     scores = board_scores(rng, tables)
     if winners == 2:
         ns = list(range(1, tables + 1))
-        ew = ns[board % tables:] + ns[: board % tables]
+        ew = ns[board % tables :] + ns[: board % tables]
     else:
         pairs = list(range(1, 2 * tables + 1))
         rng.shuffle(pairs)
         ns, ew = pairs[:tables], pairs[tables:]
-    return Traveller.of(board, [TravellerLine(a, b, s) for a, b, s in
-                                zip(ns, ew, scores, strict=True)])
+    return Traveller.of(
+        board, [TravellerLine(a, b, s) for a, b, s in zip(ns, ew, scores, strict=True)]
+    )
 
 
-def full_rescore(travellers: list[Traveller], rules, score, kind: ScoreKind,
-                 winners: int) -> None:
+def full_rescore(travellers: list[Traveller], rules, score, kind: ScoreKind, winners: int) -> None:
     tally = Tally(kind, winners)
     for t in travellers:
         tally.set_board(score(t, rules))
@@ -126,37 +160,52 @@ def main() -> None:
         t = traveller(rng, 1, n, 2)
         scores = [int(x) for x in t.scores]
         cases = [
-            ("MP-Neuberg", lambda t=t, n=n: score_matchpoints(t, MatchpointRules(expected=n + 2)),
-             lambda s=scores, n=n: plain_neuberg(s, n + 2)),
+            (
+                "MP-Neuberg",
+                lambda t=t, n=n: score_matchpoints(t, MatchpointRules(expected=n + 2)),
+                lambda s=scores, n=n: plain_neuberg(s, n + 2),
+            ),
             ("cross-IMP", lambda t=t: score_cross_imps(t), lambda s=scores: plain_cross_imps(s)),
-            ("Butler", lambda t=t: score_butler(t, ButlerRules()),
-             lambda s=scores: plain_butler(s)),
+            (
+                "Butler",
+                lambda t=t: score_butler(t, ButlerRules()),
+                lambda s=scores: plain_butler(s),
+            ),
         ]
         for name, ours, plain in cases:
             a = median_time(ours, rep * 3)
             b = median_time(plain, 1 if n == 2000 else rep)
             ratio = b / a
             if n == 2000 and name != "Butler":
-                worst_ratio_2000 = ratio if worst_ratio_2000 is None else min(
-                    worst_ratio_2000, ratio)
+                worst_ratio_2000 = (
+                    ratio if worst_ratio_2000 is None else min(worst_ratio_2000, ratio)
+                )
             print(f"   {name:<12} {n:>7} {a:>10.6f} {b:>10.6f} {ratio:>7.1f}×")
-    print(f"   lowest ratio at 2,000 results: {worst_ratio_2000:.0f}× (target ≥ 50×; Butler has no "
-          "O(n²) step, so its plain reference is a sort and one IMP lookup per result)")
+    print(
+        f"   lowest ratio at 2,000 results: {worst_ratio_2000:.0f}× (target ≥ 50×; Butler has no "
+        "O(n²) step, so its plain reference is a sort and one IMP lookup per result)"
+    )
 
     print("\n2. Full rescore from stored results to exact standings (median seconds)")
     final = [traveller(rng, b, 26, 1) for b in range(1, 103)]
-    t_a = median_time(lambda: full_rescore(final, MatchpointRules(), score_matchpoints,
-                                           ScoreKind.MATCHPOINTS, 1), rep)
+    t_a = median_time(
+        lambda: full_rescore(final, MatchpointRules(), score_matchpoints, ScoreKind.MATCHPOINTS, 1),
+        rep,
+    )
     print(f"   (a) 52 pairs × 102 boards, MP Neuberg:          {t_a:8.4f} s")
     big = [traveller(rng, b, 2000, 2) for b in range(1, 37)]
-    t_b = median_time(lambda: full_rescore(big, MatchpointRules(), score_matchpoints,
-                                           ScoreKind.MATCHPOINTS, 2), rep)
-    t_bx = median_time(lambda: full_rescore(big, None, score_cross_imps, ScoreKind.IMPS, 2),
-                       rep)
-    t_bb = median_time(lambda: full_rescore(big, ButlerRules(), score_butler, ScoreKind.IMPS,
-                                            2), rep)
-    print(f"   (b) 2,000 tables × 36 boards, MP Neuberg:       {t_b:8.4f} s "
-          f"({1 / t_b:.1f}× the 1 s target)")
+    t_b = median_time(
+        lambda: full_rescore(big, MatchpointRules(), score_matchpoints, ScoreKind.MATCHPOINTS, 2),
+        rep,
+    )
+    t_bx = median_time(lambda: full_rescore(big, None, score_cross_imps, ScoreKind.IMPS, 2), rep)
+    t_bb = median_time(
+        lambda: full_rescore(big, ButlerRules(), score_butler, ScoreKind.IMPS, 2), rep
+    )
+    print(
+        f"   (b) 2,000 tables × 36 boards, MP Neuberg:       {t_b:8.4f} s "
+        f"({1 / t_b:.1f}× the 1 s target)"
+    )
     print(f"   (b) 2,000 tables × 36 boards, cross-IMP:        {t_bx:8.4f} s")
     print(f"   (b) 2,000 tables × 36 boards, Butler:           {t_bb:8.4f} s")
 
@@ -173,8 +222,10 @@ def main() -> None:
 
     t_one = median_time(add_one, rep * 5)
     t_totals = median_time(tally.totals, rep)
-    print(f"   board rescore + tally update:                   {t_one * 1000:8.3f} ms "
-          f"({0.005 / t_one:.1f}× the 5 ms target)")
+    print(
+        f"   board rescore + tally update:                   {t_one * 1000:8.3f} ms "
+        f"({0.005 / t_one:.1f}× the 5 ms target)"
+    )
     print(f"   exact totals of all 4,000 pairs afterwards:     {t_totals * 1000:8.3f} ms")
 
 

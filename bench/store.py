@@ -68,9 +68,19 @@ def bench_commits(url: str, n: int) -> None:
     lat = []
     for i in range(n):
         r = rows[i % len(rows)]
-        entry = ResultEntry("A", r.table, r.round, r.boards[i % 4], r.ns_pair, r.ew_pair,
-                            "4S", "N", tricks=10, entered_by="bench",
-                            submission_key=f"b:{uuid.uuid4().hex}")
+        entry = ResultEntry(
+            "A",
+            r.table,
+            r.round,
+            r.boards[i % 4],
+            r.ns_pair,
+            r.ew_pair,
+            "4S",
+            "N",
+            tricks=10,
+            entered_by="bench",
+            submission_key=f"b:{uuid.uuid4().hex}",
+        )
         t0 = time.perf_counter()
         store.record(eid, [entry])
         lat.append(time.perf_counter() - t0)
@@ -81,28 +91,49 @@ def bench_commits(url: str, n: int) -> None:
     with engine.connect() as conn:
         for i in range(n):
             t0 = time.perf_counter()
-            conn.execute(insert(t.AuditEntry).values(event_id=eid, at=now, actor="bench",
-                                                     action="baseline", detail={"i": i}))
+            conn.execute(
+                insert(t.AuditEntry).values(
+                    event_id=eid, at=now, actor="bench", action="baseline", detail={"i": i}
+                )
+            )
             conn.commit()
             base.append(time.perf_counter() - t0)
     batch_lat = []
     for k in range(max(4, n // 25)):
-        entries = [ResultEntry("A", r.table, r.round, r.boards[k % 4], r.ns_pair, r.ew_pair,
-                               "3NT", "S", tricks=9, entered_by="bench",
-                               submission_key=f"g:{uuid.uuid4().hex}")
-                   for r in rows[(k * 25) % len(rows):(k * 25) % len(rows) + 25]]
+        entries = [
+            ResultEntry(
+                "A",
+                r.table,
+                r.round,
+                r.boards[k % 4],
+                r.ns_pair,
+                r.ew_pair,
+                "3NT",
+                "S",
+                tricks=9,
+                entered_by="bench",
+                submission_key=f"g:{uuid.uuid4().hex}",
+            )
+            for r in rows[(k * 25) % len(rows) : (k * 25) % len(rows) + 25]
+        ]
         t0 = time.perf_counter()
         store.record(eid, entries)
         batch_lat.append(time.perf_counter() - t0)
     name = make_url(url).get_backend_name()
     med, bmed = statistics.median(lat), statistics.median(base)
-    print(f"   {name:<10} one result per commit: {1 / med:8.0f}/s  p50 {med * 1000:6.2f} ms  "
-          f"p99 {pct(lat, 0.99) * 1000:6.2f} ms")
-    print(f"   {name:<10} bare INSERT+COMMIT:    {1 / bmed:8.0f}/s  p50 {bmed * 1000:6.2f} ms"
-          f"  (store/bare latency {med / bmed:.1f}×)")
+    print(
+        f"   {name:<10} one result per commit: {1 / med:8.0f}/s  p50 {med * 1000:6.2f} ms  "
+        f"p99 {pct(lat, 0.99) * 1000:6.2f} ms"
+    )
+    print(
+        f"   {name:<10} bare INSERT+COMMIT:    {1 / bmed:8.0f}/s  p50 {bmed * 1000:6.2f} ms"
+        f"  (store/bare latency {med / bmed:.1f}×)"
+    )
     gmed = statistics.median(batch_lat)
-    print(f"   {name:<10} group commit of 25:    {25 / gmed:8.0f} results/s  p50 "
-          f"{gmed * 1000:6.2f} ms per commit")
+    print(
+        f"   {name:<10} group commit of 25:    {25 / gmed:8.0f} results/s  p50 "
+        f"{gmed * 1000:6.2f} ms per commit"
+    )
     store.close()
     engine.dispose()
 
@@ -118,14 +149,28 @@ def bench_rebuild(url: str, sections: int) -> None:
         for r in store.movement(eid, letter).rows:
             for b in r.boards:
                 tricks = rng.choice((8, 9, 9, 10, 10, 10, 11))
-                values.append(dict(event_id=eid, section=letter, table_no=r.table,
-                                   round=r.round, board=b, revision=1, status="accepted",
-                                   erased=False, ns_pair=r.ns_pair, ew_pair=r.ew_pair,
-                                   contract=rng.choice(("4S", "3NT", "4H")), declarer="N",
-                                   tricks=tricks, entered_by="bench", received_at=now))
+                values.append(
+                    dict(
+                        event_id=eid,
+                        section=letter,
+                        table_no=r.table,
+                        round=r.round,
+                        board=b,
+                        revision=1,
+                        status="accepted",
+                        erased=False,
+                        ns_pair=r.ns_pair,
+                        ew_pair=r.ew_pair,
+                        contract=rng.choice(("4S", "3NT", "4H")),
+                        declarer="N",
+                        tricks=tricks,
+                        entered_by="bench",
+                        received_at=now,
+                    )
+                )
     with store.engine.begin() as conn:
         for i in range(0, len(values), 5000):
-            conn.execute(insert(t.ResultRecord), values[i:i + 5000])
+            conn.execute(insert(t.ResultRecord), values[i : i + 5000])
     store.close()
     times = []
     for _ in range(3):
@@ -136,15 +181,20 @@ def bench_rebuild(url: str, sections: int) -> None:
         fresh.close()
     n = sum(len(v.boards) for v in views.values())
     med = statistics.median(times)
-    print(f"   {make_url(url).get_backend_name():<10} rebuild {len(values):,} results "
-          f"({n} boards, {sections} sections): {med:6.2f} s (target < 3 s: "
-          f"{3 / med:.1f}× inside)")
+    print(
+        f"   {make_url(url).get_backend_name():<10} rebuild {len(values):,} results "
+        f"({n} boards, {sections} sections): {med:6.2f} s (target < 3 s: "
+        f"{3 / med:.1f}× inside)"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--pg", default=os.environ.get("BRIDGEHUB_TEST_PG_URL"),
-                    help="PostgreSQL URL (a scratch database is created and dropped)")
+    ap.add_argument(
+        "--pg",
+        default=os.environ.get("BRIDGEHUB_TEST_PG_URL"),
+        help="PostgreSQL URL (a scratch database is created and dropped)",
+    )
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     n = 100 if args.quick else 400

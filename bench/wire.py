@@ -36,15 +36,17 @@ def throughput(n: int) -> None:
     dec = FrameDecoder()
     got = 0
     for k in range(0, len(blob), 4096):
-        for f in dec.feed(blob[k:k + 4096]):
+        for f in dec.feed(blob[k : k + 4096]):
             decode_message(f.type, f.payload)
             got += 1
     dect = time.perf_counter() - t0
     assert got == n and frames[0].encode() == wires[0]
     size = len(wires[0])
     line_rate = LINE_BYTES_PER_S / size
-    print(f"   result frame on the wire: {size} bytes; a 115,200-baud line carries "
-          f"{line_rate:,.0f} frames/s")
+    print(
+        f"   result frame on the wire: {size} bytes; a 115,200-baud line carries "
+        f"{line_rate:,.0f} frames/s"
+    )
     print(f"   encode: {n / enc:12,.0f} frames/s  ({n / enc / line_rate:,.0f}× the line)")
     print(f"   decode: {n / dect:12,.0f} frames/s  ({n / dect / line_rate:,.0f}× the line)")
 

@@ -36,11 +36,16 @@ Opener = Callable[[str], Awaitable[Transport]]
 class BaseStationDriver:
     """One base station line. Events go to ``events``; ``send``/``ack``/``nak`` answer."""
 
-    def __init__(self, url: str, *, epoch: int | None = None,
-                 clock: Callable[[], float] = time.monotonic,
-                 opener: Opener = open_transport,
-                 backoff: tuple[float, float] = (0.05, 2.0),
-                 silence_s: float = 15.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        epoch: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        opener: Opener = open_transport,
+        backoff: tuple[float, float] = (0.05, 2.0),
+        silence_s: float = 15.0,
+    ) -> None:
         self.url = url
         self.clock = clock
         self.link = Link(clock, epoch if epoch is not None else int(time.time()))
@@ -115,11 +120,15 @@ class BaseStationDriver:
                 if self.clock() >= silent_until:
                     raise LineError(f"{self.url}: nothing heard for {self.silence_s:g} s")
                 due = self.link.next_deadline()
-                timeout = silent_until - self.clock() if due is None else max(
-                    0.0, min(due, silent_until) - self.clock())
+                timeout = (
+                    silent_until - self.clock()
+                    if due is None
+                    else max(0.0, min(due, silent_until) - self.clock())
+                )
                 waker = asyncio.ensure_future(self._wake.wait())
-                done, _ = await asyncio.wait({reader, waker}, timeout=timeout,
-                                             return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait(
+                    {reader, waker}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                )
                 waker.cancel()
                 self._wake.clear()
                 if reader in done:

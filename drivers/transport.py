@@ -34,8 +34,9 @@ class Transport(Protocol):
 class SerialTransport:
     """pyserial through pyserial-asyncio-fast: real ports, pseudo-terminals, socket://."""
 
-    def __init__(self, url: str, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
+    def __init__(
+        self, url: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
         self.url = url
         self._reader = reader
         self._writer = writer
@@ -45,7 +46,8 @@ class SerialTransport:
         """``settings``: pyserial's bytesize, parity, stopbits (e.g. 7E1 for Alpha signs)."""
         try:
             reader, writer = await serial_asyncio_fast.open_serial_connection(
-                url=url, baudrate=baudrate, **settings)
+                url=url, baudrate=baudrate, **settings
+            )
         except (serial.SerialException, OSError, ValueError, termios.error) as e:
             raise LineError(f"cannot open {url}: {e}") from None
         return cls(url, reader, writer)

@@ -49,8 +49,7 @@ class FoundDevice:
     description: str
 
 
-def find_serial_ports(vendor: int, product: int, serial_no: str | None = None) -> list[
-        FoundDevice]:
+def find_serial_ports(vendor: int, product: int, serial_no: str | None = None) -> list[FoundDevice]:
     """USB-serial ports whose device has these ids (and serial), via list_ports."""
     out = []
     for port in serial.tools.list_ports.comports():
@@ -58,8 +57,11 @@ def find_serial_ports(vendor: int, product: int, serial_no: str | None = None) -
             continue
         if serial_no is not None and port.serial_number != serial_no:
             continue
-        out.append(FoundDevice("serial", port.device, vendor, product, port.serial_number,
-                               port.description or ""))
+        out.append(
+            FoundDevice(
+                "serial", port.device, vendor, product, port.serial_number, port.description or ""
+            )
+        )
     return out
 
 
@@ -74,8 +76,9 @@ def find_usb_devices(selector: UsbSelector) -> list[FoundDevice]:
     """Bulk USB devices matching the selector, via pyusb (libusb)."""
     out = []
     try:
-        devices = usb.core.find(find_all=True, idVendor=selector.vendor,
-                                idProduct=selector.product) or []
+        devices = (
+            usb.core.find(find_all=True, idVendor=selector.vendor, idProduct=selector.product) or []
+        )
     except usb.core.NoBackendError:
         return []
     for dev in devices:
@@ -85,9 +88,16 @@ def find_usb_devices(selector: UsbSelector) -> list[FoundDevice]:
         product = ""
         with contextlib.suppress(usb.core.USBError, ValueError, NotImplementedError):
             product = usb.util.get_string(dev, dev.iProduct) if dev.iProduct else ""
-        out.append(FoundDevice("usb", str(UsbSelector(selector.vendor, selector.product,
-                                                      serial_no)),
-                               selector.vendor, selector.product, serial_no, product or ""))
+        out.append(
+            FoundDevice(
+                "usb",
+                str(UsbSelector(selector.vendor, selector.product, serial_no)),
+                selector.vendor,
+                selector.product,
+                serial_no,
+                product or "",
+            )
+        )
     return out
 
 
@@ -95,8 +105,9 @@ class UsbTransport:
     """A bulk IN and a bulk OUT endpoint carrying the BHWP/1 byte stream. A reader thread
     does the blocking reads and hands bytes to the asyncio loop."""
 
-    def __init__(self, url: str, device: usb.core.Device, ep_in: usb.core.Endpoint,
-                 ep_out: usb.core.Endpoint) -> None:
+    def __init__(
+        self, url: str, device: usb.core.Device, ep_in: usb.core.Endpoint, ep_out: usb.core.Endpoint
+    ) -> None:
         self.url = url
         self._dev = device
         self._in = ep_in
@@ -119,9 +130,11 @@ class UsbTransport:
             if not found:
                 raise LineError(f"no USB device {selector}")
             sel = UsbSelector.parse(found[0].url)
-            dev = usb.core.find(idVendor=sel.vendor, idProduct=sel.product,
-                                custom_match=lambda d: sel.serial is None
-                                or _serial_of(d) == sel.serial)
+            dev = usb.core.find(
+                idVendor=sel.vendor,
+                idProduct=sel.product,
+                custom_match=lambda d: sel.serial is None or _serial_of(d) == sel.serial,
+            )
             if dev is None:
                 raise LineError(f"{selector} went away")
             try:
@@ -133,12 +146,20 @@ class UsbTransport:
                 intf = dev.get_active_configuration()[(0, 0)]
             except usb.core.USBError as e:
                 raise LineError(f"{selector}: {e}") from None
-            ep_in = usb.util.find_descriptor(intf, custom_match=lambda e: (
-                usb.util.endpoint_direction(e.bEndpointAddress) == usb.util.ENDPOINT_IN
-                and usb.util.endpoint_type(e.bmAttributes) == usb.util.ENDPOINT_TYPE_BULK))
-            ep_out = usb.util.find_descriptor(intf, custom_match=lambda e: (
-                usb.util.endpoint_direction(e.bEndpointAddress) == usb.util.ENDPOINT_OUT
-                and usb.util.endpoint_type(e.bmAttributes) == usb.util.ENDPOINT_TYPE_BULK))
+            ep_in = usb.util.find_descriptor(
+                intf,
+                custom_match=lambda e: (
+                    usb.util.endpoint_direction(e.bEndpointAddress) == usb.util.ENDPOINT_IN
+                    and usb.util.endpoint_type(e.bmAttributes) == usb.util.ENDPOINT_TYPE_BULK
+                ),
+            )
+            ep_out = usb.util.find_descriptor(
+                intf,
+                custom_match=lambda e: (
+                    usb.util.endpoint_direction(e.bEndpointAddress) == usb.util.ENDPOINT_OUT
+                    and usb.util.endpoint_type(e.bmAttributes) == usb.util.ENDPOINT_TYPE_BULK
+                ),
+            )
             if ep_in is None or ep_out is None:
                 raise LineError(f"{selector} has no bulk IN and OUT endpoints on interface 0")
             return dev, ep_in, ep_out
@@ -153,8 +174,9 @@ class UsbTransport:
             except usb.core.USBTimeoutError:
                 continue
             except usb.core.USBError as e:
-                self._loop.call_soon_threadsafe(self._queue.put_nowait,
-                                                LineError(f"{self.url}: {e}"))
+                self._loop.call_soon_threadsafe(
+                    self._queue.put_nowait, LineError(f"{self.url}: {e}")
+                )
                 return
             if data:
                 self._loop.call_soon_threadsafe(self._queue.put_nowait, data)

@@ -38,11 +38,24 @@ def cli() -> None:
     """bridgehub: the open venue hub for duplicate bridge."""
 
 
-def _rules(method: str, expected: int | None, adjusted_method: str, half: bool, ebu: bool,
-           divisor: str, cap: int | None, drop: str, rounding: str) -> PairsRules:
+def _rules(
+    method: str,
+    expected: int | None,
+    adjusted_method: str,
+    half: bool,
+    ebu: bool,
+    divisor: str,
+    cap: int | None,
+    drop: str,
+    rounding: str,
+) -> PairsRules:
     if method == "mp":
-        return MatchpointRules(expected=expected, method=AdjustedMethod(adjusted_method),
-                               half_points=half, ebu_small_groups=ebu)
+        return MatchpointRules(
+            expected=expected,
+            method=AdjustedMethod(adjusted_method),
+            half_points=half,
+            ebu_small_groups=ebu,
+        )
     if method == "ximp":
         return CrossImpRules(divisor=CrossImpDivisor(divisor), cap=cap)
     return ButlerRules(drop=DropRule.parse(drop), rounding=DatumRounding(rounding))
@@ -55,13 +68,17 @@ def _num(x: Fraction) -> float:
 def _result_json(score: BoardScore, i: int) -> dict:
     line = score.traveller.lines[i]
     out = {
-        "ns": line.ns, "ew": line.ew, "score_ns": line.score_ns,
-        "contract": str(line.play.contract) if line.play and line.play.contract else (
-            "PASS" if line.play else None),
+        "ns": line.ns,
+        "ew": line.ew,
+        "score_ns": line.score_ns,
+        "contract": str(line.play.contract)
+        if line.play and line.play.contract
+        else ("PASS" if line.play else None),
         "declarer": line.play.declarer.name if line.play and line.play.declarer else None,
         "result": line.play.result_text if line.play else None,
         "adjusted": str(line.artificial) if line.artificial else None,
-        "ns_score": _num(score.score(i, Side.NS)), "ew_score": _num(score.score(i, Side.EW)),
+        "ns_score": _num(score.score(i, Side.NS)),
+        "ew_score": _num(score.score(i, Side.EW)),
     }
     if score.kind is ScoreKind.MATCHPOINTS:
         out["ns_mp"] = _num(score.points(i, Side.NS))
@@ -75,8 +92,13 @@ def _result_json(score: BoardScore, i: int) -> dict:
 
 def _pair_json(s: Standing) -> dict:
     t = s.total
-    out = {"pair": t.pair.number, "direction": t.pair.direction, "total": _num(t.total),
-           "rank": s.rank, "boards": t.boards}
+    out = {
+        "pair": t.pair.number,
+        "direction": t.pair.direction,
+        "total": _num(t.total),
+        "rank": s.rank,
+        "boards": t.boards,
+    }
     if s.placed.decided_by:
         out["decided_by"] = s.placed.decided_by
     if s.placed.needs_lot:
@@ -89,57 +111,126 @@ def _print_table(scores: list[BoardScore], tables: dict, kind: ScoreKind) -> Non
     dp = 1 if kind is ScoreKind.MATCHPOINTS else 2
     for s in scores:
         click.echo(f"Board {s.board}")
-        click.echo(f"  {'NS':>4} {'EW':>4}  {'contract':<12} {'score':>6}  "
-                   f"{'NS ' + unit:>8} {'EW ' + unit:>8}")
+        click.echo(
+            f"  {'NS':>4} {'EW':>4}  {'contract':<12} {'score':>6}  "
+            f"{'NS ' + unit:>8} {'EW ' + unit:>8}"
+        )
         for i, line in enumerate(s.traveller.lines):
-            what = str(line.play) if line.play else (
-                f"adj {line.artificial}" if line.artificial else "")
+            what = (
+                str(line.play)
+                if line.play
+                else (f"adj {line.artificial}" if line.artificial else "")
+            )
             score = "" if line.score_ns is None else str(line.score_ns)
-            click.echo(f"  {line.ns:>4} {line.ew:>4}  {what:<12} {score:>6}  "
-                       f"{display(s.score(i, Side.NS), dp):>8} "
-                       f"{display(s.score(i, Side.EW), dp):>8}")
+            click.echo(
+                f"  {line.ns:>4} {line.ew:>4}  {what:<12} {score:>6}  "
+                f"{display(s.score(i, Side.NS), dp):>8} "
+                f"{display(s.score(i, Side.EW), dp):>8}"
+            )
     for direction, rows in tables.items():
         click.echo("")
         click.echo(f"Standings{' ' + direction if direction else ''}")
         click.echo(f"  {'rank':>5} {'pair':>5} {'total':>9} {'boards':>7}")
         for r in rows:
-            click.echo(f"  {r.rank:>5} {r.total.pair.number:>5} "
-                       f"{display(r.total.total, 2):>9} {r.total.boards:>7}")
+            click.echo(
+                f"  {r.rank:>5} {r.total.pair.number:>5} "
+                f"{display(r.total.total, 2):>9} {r.total.boards:>7}"
+            )
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--method", type=click.Choice(["mp", "ximp", "butler"]), required=True,
-              help="Matchpoints, cross-IMPs or Butler IMPs.")
-@click.option("--winners", type=click.IntRange(1, 2), default=2, show_default=True,
-              help="2: NS and EW are separate fields (Mitchell); 1: one numbering (Howell).")
-@click.option("--expected", type=click.IntRange(1), default=None,
-              help="Results expected per board (Neuberg N). Default: the most on any board.")
-@click.option("--adjusted-method", type=click.Choice([m.value for m in AdjustedMethod]),
-              default="neuberg", show_default=True)
-@click.option("--mp-scale", type=click.Choice(["2/1", "1/0.5"]), default="2/1",
-              show_default=True, help="Matchpoint units (percentages are the same).")
-@click.option("--ebu-small-groups", is_flag=True,
-              help="EBU WB 4.2.3.3: small fouled-board groups score 70/60/50 %, 65/55 %.")
-@click.option("--ximp-divisor", type=click.Choice(["n-1", "total"]), default="n-1",
-              show_default=True)
-@click.option("--ximp-cap", type=click.IntRange(1, 24), default=None,
-              help="Cap each cross-IMP comparison, e.g. 17.")
-@click.option("--butler-drop", default="10%", show_default=True,
-              help="Scores dropped at each end for the datum: N or N% (rounded up).")
-@click.option("--butler-round", type=click.Choice(["nearest", "even"]), default="nearest",
-              show_default=True, help="Datum to 10: halves away from zero, or to even.")
-@click.option("--tie-break", "tie_breaks", multiple=True,
-              type=click.Choice(list(PAIR_TIE_BREAKS)),
-              help="Tie-break chain in order (repeat the option).")
+@click.option(
+    "--method",
+    type=click.Choice(["mp", "ximp", "butler"]),
+    required=True,
+    help="Matchpoints, cross-IMPs or Butler IMPs.",
+)
+@click.option(
+    "--winners",
+    type=click.IntRange(1, 2),
+    default=2,
+    show_default=True,
+    help="2: NS and EW are separate fields (Mitchell); 1: one numbering (Howell).",
+)
+@click.option(
+    "--expected",
+    type=click.IntRange(1),
+    default=None,
+    help="Results expected per board (Neuberg N). Default: the most on any board.",
+)
+@click.option(
+    "--adjusted-method",
+    type=click.Choice([m.value for m in AdjustedMethod]),
+    default="neuberg",
+    show_default=True,
+)
+@click.option(
+    "--mp-scale",
+    type=click.Choice(["2/1", "1/0.5"]),
+    default="2/1",
+    show_default=True,
+    help="Matchpoint units (percentages are the same).",
+)
+@click.option(
+    "--ebu-small-groups",
+    is_flag=True,
+    help="EBU WB 4.2.3.3: small fouled-board groups score 70/60/50 %, 65/55 %.",
+)
+@click.option(
+    "--ximp-divisor", type=click.Choice(["n-1", "total"]), default="n-1", show_default=True
+)
+@click.option(
+    "--ximp-cap",
+    type=click.IntRange(1, 24),
+    default=None,
+    help="Cap each cross-IMP comparison, e.g. 17.",
+)
+@click.option(
+    "--butler-drop",
+    default="10%",
+    show_default=True,
+    help="Scores dropped at each end for the datum: N or N% (rounded up).",
+)
+@click.option(
+    "--butler-round",
+    type=click.Choice(["nearest", "even"]),
+    default="nearest",
+    show_default=True,
+    help="Datum to 10: halves away from zero, or to even.",
+)
+@click.option(
+    "--tie-break",
+    "tie_breaks",
+    multiple=True,
+    type=click.Choice(list(PAIR_TIE_BREAKS)),
+    help="Tie-break chain in order (repeat the option).",
+)
 @click.option("--lot-seed", type=int, default=None, help="Seed of the drawn lot, if used.")
-@click.option("--after-round", type=click.IntRange(1), default=None,
-              help="Standings after this round (needs the round column).")
+@click.option(
+    "--after-round",
+    type=click.IntRange(1),
+    default=None,
+    help="Standings after this round (needs the round column).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def score(file: Path, method: str, winners: int, expected: int | None, adjusted_method: str,
-          mp_scale: str, ebu_small_groups: bool, ximp_divisor: str, ximp_cap: int | None,
-          butler_drop: str, butler_round: str, tie_breaks: tuple[str, ...],
-          lot_seed: int | None, after_round: int | None, as_json: bool) -> None:
+def score(
+    file: Path,
+    method: str,
+    winners: int,
+    expected: int | None,
+    adjusted_method: str,
+    mp_scale: str,
+    ebu_small_groups: bool,
+    ximp_divisor: str,
+    ximp_cap: int | None,
+    butler_drop: str,
+    butler_round: str,
+    tie_breaks: tuple[str, ...],
+    lot_seed: int | None,
+    after_round: int | None,
+    as_json: bool,
+) -> None:
     """Score a traveller file (CSV: board,ns,ew,contract,declarer,result[,score_ns,adjusted])."""
     try:
         travellers = read_travellers(file, winners)
@@ -150,8 +241,17 @@ def score(file: Path, method: str, winners: int, expected: int | None, adjusted_
             travellers = [t for t in travellers if len(t)]
             if not travellers:
                 raise click.ClickException(f"no results in rounds 1-{after_round}")
-        rules = _rules(method, expected, adjusted_method, mp_scale == "1/0.5", ebu_small_groups,
-                       ximp_divisor, ximp_cap, butler_drop, butler_round)
+        rules = _rules(
+            method,
+            expected,
+            adjusted_method,
+            mp_scale == "1/0.5",
+            ebu_small_groups,
+            ximp_divisor,
+            ximp_cap,
+            butler_drop,
+            butler_round,
+        )
         if isinstance(rules, MatchpointRules) and rules.expected is None:
             rules = replace(rules, expected=max(len(t) for t in travellers))
         scores = [score_board(t, rules) for t in travellers]
@@ -164,9 +264,10 @@ def score(file: Path, method: str, winners: int, expected: int | None, adjusted_
     if as_json:
         doc = {
             "method": method,
-            "boards": [{"board": s.board,
-                        "results": [_result_json(s, i) for i in range(len(s.traveller))]}
-                       for s in scores],
+            "boards": [
+                {"board": s.board, "results": [_result_json(s, i) for i in range(len(s.traveller))]}
+                for s in scores
+            ],
             "pairs": [_pair_json(r) for rows in tables.values() for r in rows],
         }
         click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
@@ -183,12 +284,26 @@ def _parse_imps(text: str) -> Fraction:
 
 @cli.command()
 @click.option("--boards", type=click.IntRange(1), required=True, help="Boards in the match.")
-@click.option("--imps", "imps_text", default=None,
-              help="IMP margin (may be fractional, e.g. 12.5); omit to print the whole scale.")
-@click.option("--scale", "scale_name", type=click.Choice(list(BUILT_IN)),
-              default="wbf_continuous_20", show_default=True)
-@click.option("--table", "table_file", type=click.Path(dir_okay=False, exists=True),
-              default=None, help="A VP table file (CSV boards,imps_from,imps_to,winner,loser).")
+@click.option(
+    "--imps",
+    "imps_text",
+    default=None,
+    help="IMP margin (may be fractional, e.g. 12.5); omit to print the whole scale.",
+)
+@click.option(
+    "--scale",
+    "scale_name",
+    type=click.Choice(list(BUILT_IN)),
+    default="wbf_continuous_20",
+    show_default=True,
+)
+@click.option(
+    "--table",
+    "table_file",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="A VP table file (CSV boards,imps_from,imps_to,winner,loser).",
+)
 def vp(boards: int, imps_text: str | None, scale_name: str, table_file: str | None) -> None:
     """Victory points for an IMP margin, or the whole scale for a number of boards."""
     try:
@@ -251,8 +366,11 @@ def main() -> None:
     except Exception as e:
         if os.environ.get("BRIDGEHUB_DEBUG"):
             raise
-        click.echo(f"bridgehub: internal error: {type(e).__name__}: {e} "
-                   "(set BRIDGEHUB_DEBUG=1 for details)", err=True)
+        click.echo(
+            f"bridgehub: internal error: {type(e).__name__}: {e} "
+            "(set BRIDGEHUB_DEBUG=1 for details)",
+            err=True,
+        )
         sys.exit(70)
 
 

@@ -7,8 +7,12 @@ import click
 
 @click.command("console")
 @click.option("--api", "url", default="ws://127.0.0.1:7170/v1", show_default=True)
-@click.option("--pin", envvar="BRIDGEHUB_TD_PIN", default=None,
-              help="The director's PIN (for commands such as pausing the clock).")
+@click.option(
+    "--pin",
+    envvar="BRIDGEHUB_TD_PIN",
+    default=None,
+    help="The director's PIN (for commands such as pausing the clock).",
+)
 def console(url: str, pin: str | None) -> None:
     """The TD console (keys: r room, s standings, c calls, l log, p pause, ? help, q quit)."""
     from hub.console.app import ConsoleApp, websocket_source

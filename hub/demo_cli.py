@@ -63,8 +63,7 @@ async def _follow(port: int, rounds: int, show: int) -> None:
                 click.echo(f"  ! {msg['text']}")
             elif ev == "standings":
                 top = sorted(msg["rows"], key=lambda r: -r["total"])[:show]
-                line = ", ".join(f"{r['rank']} pair {r['pair']} {r['total']:.1f}%"
-                                 for r in top)
+                line = ", ".join(f"{r['rank']} pair {r['pair']} {r['total']:.1f}%" for r in top)
                 click.echo(f"after round {msg['round']:>2} ({results} results): {line}")
                 if msg["round"] >= rounds:
                     return
@@ -73,15 +72,29 @@ async def _follow(port: int, rounds: int, show: int) -> None:
 @click.command("demo")
 @click.option("--tables", type=click.IntRange(3, 15), default=7, show_default=True)
 @click.option("--boards-per-round", type=click.IntRange(1, 4), default=2, show_default=True)
-@click.option("--speed", type=float, default=300.0, show_default=True,
-              help="Time factor for the players (300: a 7-minute board in 1.4 s).")
-@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Where the event, its database and the lines go.")
-@click.option("--console/--no-console", default=None,
-              help="Run the TD console (default: when the output is a terminal); without "
-                   "it the demo prints the standings after every round.")
-def demo(tables: int, boards_per_round: int, speed: float, folder: Path | None,
-         console: bool | None) -> None:
+@click.option(
+    "--speed",
+    type=float,
+    default=300.0,
+    show_default=True,
+    help="Time factor for the players (300: a 7-minute board in 1.4 s).",
+)
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the event, its database and the lines go.",
+)
+@click.option(
+    "--console/--no-console",
+    default=None,
+    help="Run the TD console (default: when the output is a terminal); without "
+    "it the demo prints the standings after every round.",
+)
+def demo(
+    tables: int, boards_per_round: int, speed: float, folder: Path | None, console: bool | None
+) -> None:
     """A simulated room: simulator, hub and TD console as separate processes."""
     if console is None:
         console = sys.stdout.isatty()
@@ -92,27 +105,56 @@ def demo(tables: int, boards_per_round: int, speed: float, folder: Path | None,
     rounds = 2 * tables - 1
     port = _free_port()
     click.echo(f"bridgehub demo: {tables}-table Howell, {rounds} rounds, in {folder}")
-    sim = subprocess.Popen([_exe(), "simulate", "--tables", str(tables), "--speed", str(speed),
-                            "--dir", str(folder), "--duration", "3600"],
-                           stdout=subprocess.PIPE, text=True)
+    sim = subprocess.Popen(
+        [
+            _exe(),
+            "simulate",
+            "--tables",
+            str(tables),
+            "--speed",
+            str(speed),
+            "--dir",
+            str(folder),
+            "--duration",
+            "3600",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     hub = None
     try:
         assert sim.stdout is not None
         line = sim.stdout.readline().strip()
         click.echo(f"simulator: {line}")
         station = line.rsplit(": ", 1)[1]
-        hub = subprocess.Popen([_exe(), "run", "--event", str(event), "--station", station,
-                                "--api", f"127.0.0.1:{port}", "--td-pin", "0000"],
-                               stdout=subprocess.DEVNULL)
+        hub = subprocess.Popen(
+            [
+                _exe(),
+                "run",
+                "--event",
+                str(event),
+                "--station",
+                station,
+                "--api",
+                f"127.0.0.1:{port}",
+                "--td-pin",
+                "0000",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
         click.echo(f"hub: API ws://127.0.0.1:{port}/v1, database {event.with_suffix('.db')}")
         if console:
-            subprocess.run([_exe(), "console", "--api", f"ws://127.0.0.1:{port}/v1", "--pin",
-                            "0000"], check=False)
+            subprocess.run(
+                [_exe(), "console", "--api", f"ws://127.0.0.1:{port}/v1", "--pin", "0000"],
+                check=False,
+            )
             return
         asyncio.run(_follow(port, rounds, 3))
-        click.echo("session complete; final standings stored in the database "
-                   f"(bridgehub event standings --db sqlite:///{event.with_suffix('.db')} "
-                   "--event 1)")
+        click.echo(
+            "session complete; final standings stored in the database "
+            f"(bridgehub event standings --db sqlite:///{event.with_suffix('.db')} "
+            "--event 1)"
+        )
     finally:
         for proc in (hub, sim):
             if proc is not None:

@@ -14,9 +14,12 @@ from hub.store.store import Store, StoreError
 from hub.views import rebuild
 from scoring.numbers import display
 
-_db = click.option("--db", "url", default=None,
-                   help="Store URL: sqlite:///event.db (default: one file per event) or "
-                        "postgresql+psycopg://…")
+_db = click.option(
+    "--db",
+    "url",
+    default=None,
+    help="Store URL: sqlite:///event.db (default: one file per event) or postgresql+psycopg://…",
+)
 
 
 def _open(url: str | None, fallback: Path | None = None) -> Store:
@@ -42,23 +45,37 @@ def create_cmd(file: Path, url: str | None) -> None:
     """Validate an event file and store it (with its movements); prints the event id."""
     store = _open(url, file.with_suffix(".db"))
     try:
-        eid = store.create_event(file.read_text(encoding="utf-8"), base_dir=file.parent,
-                                 source=str(file))
+        eid = store.create_event(
+            file.read_text(encoding="utf-8"), base_dir=file.parent, source=str(file)
+        )
     except (EventFileError, MovementError, StoreError) as e:
         raise click.ClickException(str(e)) from None
-    click.echo(f"event {eid}: {store.event(eid).event.name} "
-               f"(sections {', '.join(store.sections(eid))}) in {store.engine.url}")
+    click.echo(
+        f"event {eid}: {store.event(eid).event.name} "
+        f"(sections {', '.join(store.sections(eid))}) in {store.engine.url}"
+    )
 
 
 @event.command("export")
 @_db
 @click.option("--event", "event_id", type=int, required=True)
-@click.option("--bws", "bws_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Write RoundData, ReceivedData, PlayerNumbers CSVs here.")
-@click.option("--json", "json_file", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Write a JSON backup of the whole event.")
-def export_cmd(url: str | None, event_id: int, bws_dir: Path | None,
-               json_file: Path | None) -> None:
+@click.option(
+    "--bws",
+    "bws_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write RoundData, ReceivedData, PlayerNumbers CSVs here.",
+)
+@click.option(
+    "--json",
+    "json_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write a JSON backup of the whole event.",
+)
+def export_cmd(
+    url: str | None, event_id: int, bws_dir: Path | None, json_file: Path | None
+) -> None:
     """Export an event as BWS-shaped CSVs and/or a JSON backup."""
     store = _open(url)
     if bws_dir is None and json_file is None:
@@ -76,13 +93,22 @@ def export_cmd(url: str | None, event_id: int, bws_dir: Path | None,
 
 @event.command("import")
 @_db
-@click.option("--json", "json_file", type=click.Path(exists=True, dir_okay=False,
-                                                     path_type=Path), default=None)
-@click.option("--received", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="A ReceivedData.csv to add to --event.")
+@click.option(
+    "--json",
+    "json_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+)
+@click.option(
+    "--received",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="A ReceivedData.csv to add to --event.",
+)
 @click.option("--event", "event_id", type=int, default=None)
-def import_cmd(url: str | None, json_file: Path | None, received: Path | None,
-               event_id: int | None) -> None:
+def import_cmd(
+    url: str | None, json_file: Path | None, received: Path | None, event_id: int | None
+) -> None:
     """Restore a JSON backup as a new event, or add a ReceivedData.csv to an event."""
     store = _open(url)
     try:
@@ -113,7 +139,9 @@ def standings_cmd(url: str | None, event_id: int) -> None:
             if not rows:
                 click.echo("  (no results yet)")
             for s in rows:
-                click.echo(f"  {s.rank:>5} {s.total.pair.number:>5} "
-                           f"{display(s.total.total, 2):>8} {s.total.boards:>4}")
+                click.echo(
+                    f"  {s.rank:>5} {s.total.pair.number:>5} "
+                    f"{display(s.total.total, 2):>8} {s.total.boards:>4}"
+                )
         for ts in view.team_standings:
             click.echo(f"  {ts.rank:>5} {ts.record.team!s:>5} {display(ts.record.vp, 2):>8}")

@@ -205,16 +205,20 @@ class SuspiciousScores(_Strict):
     def limits(self) -> SuspicionLimits | None:
         if not self.check:
             return None
-        return SuspicionLimits(self.suit_tricks, self.notrump_tricks,
-                               self.double_dummy_tricks if self.double_dummy else None)
+        return SuspicionLimits(
+            self.suit_tricks,
+            self.notrump_tricks,
+            self.double_dummy_tricks if self.double_dummy else None,
+        )
 
 
 class PenaltyStep(_Strict):
     above_minutes: float = Field(ge=0)
     up_to_minutes: float | None = None
     penalty: float = 0
-    unit: Literal["VP", "IMP", "percent_of_top", "boards_removed", "warning", "td_decides",
-                  "forfeit"]
+    unit: Literal[
+        "VP", "IMP", "percent_of_top", "boards_removed", "warning", "td_decides", "forfeit"
+    ]
     per_started: float = 0
     interval_minutes: float = 1
     per_board_unfinished: float = 0
@@ -256,9 +260,11 @@ class Rules(_Strict):
         known = TEAM_TIE_BREAKS if scoring is Scoring.TEAMS else PAIR_TIE_BREAKS
         for i, name in enumerate(v):
             if name not in known:
-                raise ValueError(f"item {i}, {name!r}, is not a tie-break for "
-                                 f"{getattr(scoring, 'value', '?')} scoring; use "
-                                 f"{', '.join(known)}")
+                raise ValueError(
+                    f"item {i}, {name!r}, is not a tie-break for "
+                    f"{getattr(scoring, 'value', '?')} scoring; use "
+                    f"{', '.join(known)}"
+                )
         return v
 
     @field_validator("vp_scale")
@@ -291,14 +297,23 @@ class EventFile(_Strict):
     # -- rules as scoring objects ---------------------------------------------------------
     def pairs_rules(self) -> MatchpointRules | CrossImpRules | ButlerRules:
         r = self.rules
-        awards = ImpAwards(*(Fraction(str(x)) for x in (
-            r.imp_awards.ave_plus, r.imp_awards.ave, r.imp_awards.ave_minus,
-            r.imp_awards.per_10_percent)))
+        awards = ImpAwards(
+            *(
+                Fraction(str(x))
+                for x in (
+                    r.imp_awards.ave_plus,
+                    r.imp_awards.ave,
+                    r.imp_awards.ave_minus,
+                    r.imp_awards.per_10_percent,
+                )
+            )
+        )
         if r.scoring is Scoring.MP:
             m = r.matchpoints
             averages = {Token(k): Fraction(str(v)) for k, v in m.averages.items()}
-            return MatchpointRules(m.expected, m.adjusted_method, m.half_points,
-                                   m.ebu_small_groups, averages)
+            return MatchpointRules(
+                m.expected, m.adjusted_method, m.half_points, m.ebu_small_groups, averages
+            )
         if r.scoring is Scoring.XIMP:
             return CrossImpRules(r.cross_imps.divisor, r.cross_imps.cap, awards)
         return ButlerRules(DropRule.parse(r.butler.drop), r.butler.rounding, awards)
@@ -346,8 +361,9 @@ def parse_event(text: str, source: str = "event file") -> EventFile:
         problems: list[tuple[str, str]] = []
         for path, reason in found:
             # a union reports every branch; keep the deepest, most specific complaint
-            deeper = any(q != path and (q.startswith(path + ".") or q.startswith(path + "["))
-                         for q in paths)
+            deeper = any(
+                q != path and (q.startswith(path + ".") or q.startswith(path + "[")) for q in paths
+            )
             if not deeper and (path, reason) not in problems:
                 problems.append((path, reason))
         raise EventFileError(problems, source) from None

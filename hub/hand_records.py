@@ -39,10 +39,16 @@ def makeable_tricks(deal: str) -> dict[tuple[Seat, Strain], int]:
     from endplay.types import Deal, Denom, Player
 
     table = calc_dd_table(Deal(deal))
-    denoms = {Strain.CLUBS: Denom.clubs, Strain.DIAMONDS: Denom.diamonds,
-              Strain.HEARTS: Denom.hearts, Strain.SPADES: Denom.spades,
-              Strain.NOTRUMP: Denom.nt}
-    players = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south,
-               Seat.W: Player.west}
-    return {(seat, strain): int(table[denom, player])
-            for strain, denom in denoms.items() for seat, player in players.items()}
+    denoms = {
+        Strain.CLUBS: Denom.clubs,
+        Strain.DIAMONDS: Denom.diamonds,
+        Strain.HEARTS: Denom.hearts,
+        Strain.SPADES: Denom.spades,
+        Strain.NOTRUMP: Denom.nt,
+    }
+    players = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
+    return {
+        (seat, strain): int(table[denom, player])
+        for strain, denom in denoms.items()
+        for seat, player in players.items()
+    }

@@ -59,31 +59,38 @@ class Intake:
         self.takeovers.add((section, table))
 
     # -- log-on (decisions: security) --------------------------------------------------------
-    def logon(self, serial: str, section: str, table: int, pin_ok: bool = False
-              ) -> IntakeResult:
+    def logon(self, serial: str, section: str, table: int, pin_ok: bool = False) -> IntakeResult:
         """A terminal claims a table. A table held by another terminal is refused unless
         the TD's PIN came with the claim; every refusal is audited."""
         try:
             movement = self.store.movement(self.event_id, section)
         except StoreError:
-            return self._refuse(serial, NakCode.NOT_IN_MOVEMENT,
-                                f"section {section} is not in this event")
+            return self._refuse(
+                serial, NakCode.NOT_IN_MOVEMENT, f"section {section} is not in this event"
+            )
         if table not in movement.tables(section):
-            return self._refuse(serial, NakCode.NOT_IN_MOVEMENT,
-                                f"section {section} has no table {table}")
+            return self._refuse(
+                serial, NakCode.NOT_IN_MOVEMENT, f"section {section} has no table {table}"
+            )
         holder = self.holders.get((section, table))
         if (section, table) in self.takeovers:
             pin_ok = True
             self.takeovers.discard((section, table))
         if holder is not None and holder != serial and not pin_ok:
-            return self._refuse(serial, NakCode.TABLE_HELD,
-                                f"table {section}{table} is held by another terminal: ask "
-                                "the director to confirm with the PIN")
+            return self._refuse(
+                serial,
+                NakCode.TABLE_HELD,
+                f"table {section}{table} is held by another terminal: ask "
+                "the director to confirm with the PIN",
+            )
         self.holders = {k: v for k, v in self.holders.items() if v != serial}
         self.holders[(section, table)] = serial
-        self.store.audit(self.event_id, serial, "logon", {"section": section, "table": table,
-                                                          "takeover": holder not in (None,
-                                                                                     serial)})
+        self.store.audit(
+            self.event_id,
+            serial,
+            "logon",
+            {"section": section, "table": table, "takeover": holder not in (None, serial)},
+        )
         return IntakeResult(Verdict.ACCEPTED, f"table {section}{table}")
 
     def _refuse(self, who: str, code: NakCode, text: str) -> IntakeResult:
@@ -108,16 +115,25 @@ class Intake:
             if deal is not None:
                 leader = opening_leader(declarer)
                 if lead not in parse_deal(deal)[leader]:
-                    raise ScoringInputError("lead", f"the lead {lead} is not in "
-                                            f"{leader.name}'s hand (the opening leader)")
+                    raise ScoringInputError(
+                        "lead",
+                        f"the lead {lead} is not in {leader.name}'s hand (the opening leader)",
+                    )
         return ResultEntry(
-            msg.section, msg.table, msg.round, msg.board, msg.ns_pair, msg.ew_pair,
+            msg.section,
+            msg.table,
+            msg.round,
+            msg.board,
+            msg.ns_pair,
+            msg.ew_pair,
             contract=str(contract) if contract else "PASS",
-            declarer=declarer.name if declarer else None, lead=lead,
+            declarer=declarer.name if declarer else None,
+            lead=lead,
             tricks=msg.tricks if contract is not None else None,
             entered_by=serial,
             submission_key=f"{serial}:{msg.section}:{msg.table}:{msg.round}:{msg.board}:"
-                           f"{msg.revision}")
+            f"{msg.revision}",
+        )
 
     def submit(self, serial: str, msg: Result) -> IntakeResult:
         """Check, store, answer: one result."""
@@ -129,8 +145,10 @@ class Intake:
     # -- the two halves, so that a burst shares one durable commit ---------------------------
     def live_index(self) -> dict[tuple[str, int, int, int], StoredResult]:
         if self._live is None:
-            self._live = {(r.section, r.table, r.round, r.board): r
-                          for r in self.store.live_results(self.event_id)}
+            self._live = {
+                (r.section, r.table, r.round, r.board): r
+                for r in self.store.live_results(self.event_id)
+            }
         return self._live
 
     def invalidate(self) -> None:
@@ -141,23 +159,31 @@ class Intake:
         """Everything but the write: who may submit, validity, the movement, a clash with
         the live result of the key. Returns what to store, or the answer at once."""
         if self.holders.get((msg.section, msg.table)) != serial:
-            return self._refuse(serial, NakCode.NOT_LOGGED_ON,
-                                f"log on to table {msg.section}{msg.table} first")
+            return self._refuse(
+                serial, NakCode.NOT_LOGGED_ON, f"log on to table {msg.section}{msg.table} first"
+            )
         if msg.tricks == NO_PLAY:
-            text = (f"board {msg.board} not played at table {msg.section}{msg.table} in "
-                    f"round {msg.round}")
-            self.store.audit(self.event_id, serial, "no_play", {"board": msg.board,
-                                                                "table": msg.table,
-                                                                "round": msg.round})
-            return IntakeResult(Verdict.ACCEPTED, "no play: the director will assign a score",
-                                alert=text)
+            text = (
+                f"board {msg.board} not played at table {msg.section}{msg.table} in "
+                f"round {msg.round}"
+            )
+            self.store.audit(
+                self.event_id,
+                serial,
+                "no_play",
+                {"board": msg.board, "table": msg.table, "round": msg.round},
+            )
+            return IntakeResult(
+                Verdict.ACCEPTED, "no play: the director will assign a score", alert=text
+            )
         try:
             entry = self.entry(serial, msg)
         except ScoringInputError as e:
             return self._refuse(serial, NakCode.INVALID_RESULT, e.message)
         movement = self.store.movement(self.event_id, msg.section)
-        key = check_key(movement, msg.section, msg.table, msg.round, msg.board, msg.ns_pair,
-                        msg.ew_pair)
+        key = check_key(
+            movement, msg.section, msg.table, msg.round, msg.board, msg.ns_pair, msg.ew_pair
+        )
         if key.verdict is KeyVerdict.REFUSE:
             return self._refuse(serial, NakCode.NOT_IN_MOVEMENT, key.reason)
         if key.verdict is KeyVerdict.HOLD:
@@ -166,9 +192,13 @@ class Intake:
         if prior is not None and not prior.same_result(entry):
             correction = prior.entered_by == serial and msg.revision > self._revision_of(prior)
             if not correction:
-                return Pending(serial, entry, "held",
-                               f"a second, different result for table {msg.table} round "
-                               f"{msg.round} board {msg.board}")
+                return Pending(
+                    serial,
+                    entry,
+                    "held",
+                    f"a second, different result for table {msg.table} round "
+                    f"{msg.round} board {msg.board}",
+                )
         return Pending(serial, entry, "accepted", None)
 
     def commit(self, batch: list[Pending]) -> list[IntakeResult]:
@@ -179,16 +209,17 @@ class Intake:
             chosen = [(k, p) for k, p in enumerate(batch) if p.status == status]
             if not chosen:
                 continue
-            stored = self.store.record(self.event_id, [p.entry for _, p in chosen],
-                                       status=status)
+            stored = self.store.record(self.event_id, [p.entry for _, p in chosen], status=status)
             for (k, p), st in zip(chosen, stored, strict=True):
                 if st.duplicate:
                     out[k] = IntakeResult(Verdict.DUPLICATE, "already stored", stored=st)
                 elif status == "held":
-                    self.store.audit(self.event_id, p.serial, "held",
-                                     {"result": st.id, "reason": p.alert})
-                    out[k] = IntakeResult(Verdict.HELD, "held for the director", stored=st,
-                                          alert=p.alert)
+                    self.store.audit(
+                        self.event_id, p.serial, "held", {"result": st.id, "reason": p.alert}
+                    )
+                    out[k] = IntakeResult(
+                        Verdict.HELD, "held for the director", stored=st, alert=p.alert
+                    )
                 else:
                     self.live_index()[p.entry.key] = st
                     out[k] = IntakeResult(Verdict.ACCEPTED, "", stored=st)

@@ -22,13 +22,15 @@ class SectionLive:
     rules: PairsRules
     tally: Tally
     lines: dict[int, dict[tuple[int, int], LiveLine]] = field(
-        default_factory=lambda: defaultdict(dict))
+        default_factory=lambda: defaultdict(dict)
+    )
     boards: dict[int, BoardScore] = field(default_factory=dict)
 
 
 class LiveViews:
-    def __init__(self, store: Store, event_id: int, event: EventFile,
-                 winners: dict[str, int]) -> None:
+    def __init__(
+        self, store: Store, event_id: int, event: EventFile, winners: dict[str, int]
+    ) -> None:
         self.store = store
         self.event_id = event_id
         self.event = event
@@ -84,8 +86,7 @@ class LiveViews:
         lines = list(live.lines[board].values())
         if not lines:
             return None
-        score = score_board(Traveller.of(board, [traveller_line(x) for x in lines]),
-                            live.rules)
+        score = score_board(Traveller.of(board, [traveller_line(x) for x in lines]), live.rules)
         live.boards[board] = score
         live.tally.set_board(score)
         return score
@@ -102,9 +103,11 @@ class LiveViews:
         live = self.sections.get(section)
         if live is None:
             return None
-        live.lines[board] = {(x.table, x.round): x
-                             for x in self.store.live_lines(self.event_id, section)
-                             if x.board == board}
+        live.lines[board] = {
+            (x.table, x.round): x
+            for x in self.store.live_lines(self.event_id, section)
+            if x.board == board
+        }
         if not live.lines[board]:
             live.boards.pop(board, None)
             live.tally.remove_board(board)
@@ -113,20 +116,24 @@ class LiveViews:
 
     def standings(self, section: str) -> dict[str | None, list[Standing]]:
         live = self.sections[section]
-        return standings_by_direction(live.tally, self.event.rules.tie_breaks,
-                                      self.event.rules.lot_seed)
+        return standings_by_direction(
+            live.tally, self.event.rules.tie_breaks, self.event.rules.lot_seed
+        )
 
     def board(self, section: str, board: int) -> BoardScore | None:
         live = self.sections.get(section)
         return None if live is None else live.boards.get(board)
 
 
-PAYERS = {"NS": (Side.NS,), "EW": (Side.EW,), "both": (Side.NS, Side.EW),
-          "shared": (Side.NS, Side.EW)}
+PAYERS = {
+    "NS": (Side.NS,),
+    "EW": (Side.EW,),
+    "both": (Side.NS, Side.EW),
+    "shared": (Side.NS, Side.EW),
+}
 
 
-def own_line(score: BoardScore, table_lines: list[LiveLine], table: int,
-             rnd: int) -> int | None:
+def own_line(score: BoardScore, table_lines: list[LiveLine], table: int, rnd: int) -> int | None:
     """Index of the table's own result in a scored traveller."""
     for i, x in enumerate(table_lines):
         if (x.table, x.round) == (table, rnd):

@@ -48,8 +48,12 @@ def movement() -> None:
 
 
 _common = [
-    click.option("--rounds", type=click.IntRange(1), default=None,
-                 help="Rounds to play (default: the complete movement)."),
+    click.option(
+        "--rounds",
+        type=click.IntRange(1),
+        default=None,
+        help="Rounds to play (default: the complete movement).",
+    ),
     click.option("--boards-per-round", "bpr", type=click.IntRange(1), required=True),
     click.option("--section", default="A", show_default=True),
     click.option("--csv", "as_csv", is_flag=True, help="Print the movement file."),
@@ -65,51 +69,93 @@ def _with_common(f: Callable[..., None]) -> Callable[..., None]:
 @movement.command("mitchell")
 @click.option("--tables", type=click.IntRange(2), required=True)
 @click.option("--skip", "variant", flag_value="skip", help="Even tables: skip after half.")
-@click.option("--relay", "variant", flag_value="relay",
-              help="Even tables: share-and-relay (the last table shares table 1's boards).")
+@click.option(
+    "--relay",
+    "variant",
+    flag_value="relay",
+    help="Even tables: share-and-relay (the last table shares table 1's boards).",
+)
 @click.option("--arrow-switch", is_flag=True, help="One winner: switch the best rounds.")
-@click.option("--barometer", "as_barometer", is_flag=True,
-              help="Every table plays the round's boards (a barometer of 2T pairs).")
+@click.option(
+    "--barometer",
+    "as_barometer",
+    is_flag=True,
+    help="Every table plays the round's boards (a barometer of 2T pairs).",
+)
 @_with_common
-def mitchell_cmd(tables: int, variant: str | None, arrow_switch: bool, as_barometer: bool,
-                 rounds: int | None, bpr: int, section: str, as_csv: bool) -> None:
+def mitchell_cmd(
+    tables: int,
+    variant: str | None,
+    arrow_switch: bool,
+    as_barometer: bool,
+    rounds: int | None,
+    bpr: int,
+    section: str,
+    as_csv: bool,
+) -> None:
     """A Mitchell movement."""
     if as_barometer:
         _emit(_generated(lambda: barometer(2 * tables, bpr, rounds, section=section)), as_csv)
         return
-    _emit(_generated(lambda: mitchell(tables, bpr, rounds, variant=variant or "auto",
-                                      arrow_switch=arrow_switch, section=section)), as_csv)
+    _emit(
+        _generated(
+            lambda: mitchell(
+                tables,
+                bpr,
+                rounds,
+                variant=variant or "auto",
+                arrow_switch=arrow_switch,
+                section=section,
+            )
+        ),
+        as_csv,
+    )
 
 
 @movement.command("howell")
 @click.option("--tables", type=click.IntRange(2), required=True)
-@click.option("--pairs", type=click.IntRange(3), default=None,
-              help="2T − 1 for a phantom (one pair sits out each round).")
-@click.option("--barometer", "as_barometer", is_flag=True,
-              help="Every table plays the round's boards.")
+@click.option(
+    "--pairs",
+    type=click.IntRange(3),
+    default=None,
+    help="2T − 1 for a phantom (one pair sits out each round).",
+)
+@click.option(
+    "--barometer", "as_barometer", is_flag=True, help="Every table plays the round's boards."
+)
 @_with_common
-def howell_cmd(tables: int, pairs: int | None, as_barometer: bool, rounds: int | None,
-               bpr: int, section: str, as_csv: bool) -> None:
+def howell_cmd(
+    tables: int,
+    pairs: int | None,
+    as_barometer: bool,
+    rounds: int | None,
+    bpr: int,
+    section: str,
+    as_csv: bool,
+) -> None:
     """A complete (or, with fewer --rounds, 3/4) Howell."""
     if as_barometer:
-        _emit(_generated(lambda: barometer(pairs or 2 * tables, bpr, rounds,
-                                           section=section)), as_csv)
+        _emit(
+            _generated(lambda: barometer(pairs or 2 * tables, bpr, rounds, section=section)), as_csv
+        )
         return
-    _emit(_generated(lambda: howell(tables, bpr, rounds, pairs=pairs, section=section)),
-          as_csv)
+    _emit(_generated(lambda: howell(tables, bpr, rounds, pairs=pairs, section=section)), as_csv)
 
 
 @movement.command("barometer")
 @click.option("--pairs", type=click.IntRange(3), default=None)
 @click.option("--tables", type=click.IntRange(2), default=None)
 @_with_common
-def barometer_cmd(pairs: int | None, tables: int | None, rounds: int | None, bpr: int,
-                  section: str, as_csv: bool) -> None:
+def barometer_cmd(
+    pairs: int | None, tables: int | None, rounds: int | None, bpr: int, section: str, as_csv: bool
+) -> None:
     """A barometer: all tables play the same boards each round (a phantom if odd)."""
     if pairs is None and tables is None:
         raise click.UsageError("give --pairs or --tables")
-    _emit(_generated(lambda: barometer(pairs or 2 * (tables or 0), bpr, rounds,
-                                       section=section)), as_csv)
+    _emit(
+        _generated(lambda: barometer(pairs or 2 * (tables or 0), bpr, rounds, section=section)),
+        as_csv,
+    )
 
 
 @movement.command("teams")

@@ -15,5 +15,6 @@ def moved_text(moved: int | None) -> Text:
     """Places gained (▲3, green) or lost (▼2, red) since the previous standings."""
     if not moved:
         return Text("")
-    return Text(f"▲{moved}", style="bold green") if moved > 0 else \
-        Text(f"▼{-moved}", style="bold red")
+    return (
+        Text(f"▲{moved}", style="bold green") if moved > 0 else Text(f"▼{-moved}", style="bold red")
+    )

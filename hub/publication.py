@@ -31,18 +31,23 @@ class Publication:
             self.published[d["section"]] = max(d["round"], self.published.get(d["section"], 0))
         lines = s.store.live_lines(s.event_id)
         for letter, state in s.sections.items():
-            done = complete_rounds(state.movement, letter,
-                                   [x for x in lines if x.section == letter])
+            done = complete_rounds(
+                state.movement, letter, [x for x in lines if x.section == letter]
+            )
             if done > self.published.get(letter, 0):
                 self.withheld[letter] = done
 
     def questioned_boards(self, section: str, rnd: int) -> set[int]:
         """The round's boards with a held result or an open suspicious-score flag."""
         s = self.s
-        boards = {b for row in s.sections[section].movement.round_rows(rnd, section)
-                  for b in row.boards}
-        held = {r.board for r in s.store.results(s.event_id, section)
-                if r.status == "held" and r.board in boards}
+        boards = {
+            b for row in s.sections[section].movement.round_rows(rnd, section) for b in row.boards
+        }
+        held = {
+            r.board
+            for r in s.store.results(s.event_id, section)
+            if r.status == "held" and r.board in boards
+        }
         return held | s.suspicious.open_boards(section, boards)
 
     async def round_complete(self, section: str, rnd: int) -> None:
@@ -52,8 +57,9 @@ class Publication:
         if self.withheld.get(section) != rnd:
             return  # the director released it while the boards were being checked
         if held:
-            self.s.feed.publish("standings_withheld", section=section, round=rnd,
-                                boards=sorted(held))
+            self.s.feed.publish(
+                "standings_withheld", section=section, round=rnd, boards=sorted(held)
+            )
         else:
             await self._release_withheld(section, rnd)
 
@@ -85,25 +91,41 @@ class Publication:
         self.send_rankings(section, rnd)
         if open_boards:
             boards = ", ".join(map(str, open_boards))
-            s.broadcast(f"Standings after round {rnd} are provisional: board"
-                        f"{'s' * (len(open_boards) > 1)} {boards} under review", section,
-                        beep=False)
+            s.broadcast(
+                f"Standings after round {rnd} are provisional: board"
+                f"{'s' * (len(open_boards) > 1)} {boards} under review",
+                section,
+                beep=False,
+            )
         return open_boards
 
-    async def publish(self, section: str, released_by: str | None = None,
-                      provisional: list[int] | None = None, round_: int | None = None
-                      ) -> None:
+    async def publish(
+        self,
+        section: str,
+        released_by: str | None = None,
+        provisional: list[int] | None = None,
+        round_: int | None = None,
+    ) -> None:
         """Standings to the feed, recorded in the store (``round_`` None: the standings
         changed after the last published round, e.g. a confirmed penalty)."""
         s = self.s
         rnd = round_ if round_ is not None else self.published.get(section, 0)
         self.published[section] = max(rnd, self.published.get(section, 0))
-        await asyncio.to_thread(s.store.audit, s.event_id, released_by or "hub",
-                                "standings_published",
-                                {"section": section, "round": rnd,
-                                 "provisional": provisional or []})
-        s.feed.publish("standings", section=section, round=rnd, released_by=released_by,
-                       provisional=provisional or [], rows=s.standings_rows(section))
+        await asyncio.to_thread(
+            s.store.audit,
+            s.event_id,
+            released_by or "hub",
+            "standings_published",
+            {"section": section, "round": rnd, "provisional": provisional or []},
+        )
+        s.feed.publish(
+            "standings",
+            section=section,
+            round=rnd,
+            released_by=released_by,
+            provisional=provisional or [],
+            rows=s.standings_rows(section),
+        )
 
     def send_rankings(self, section: str, rnd: int) -> None:
         """Ranking pages to the terminals, as the event allows (hidden for the last
@@ -112,12 +134,14 @@ class Publication:
         display = s.event.rules.display
         state = s.sections[section]
         if not display.rankings_after_each_round or (
-                rnd > state.movement.rounds - display.hide_rankings_last_rounds):
+            rnd > state.movement.rounds - display.hide_rankings_last_rounds
+        ):
             return
         rows = sorted(s.standings_rows(section), key=lambda r: -r["total"])
         pages = max(1, -(-len(rows) // 32))
-        lines = tuple(RankLine(r["rank"], r["pair"], round(r["total"] * 100), "")
-                      for r in rows[:32])
+        lines = tuple(
+            RankLine(r["rank"], r["pair"], round(r["total"] * 100), "") for r in rows[:32]
+        )
         page = RankingPage(section, rnd, 1, pages, lines)
         for seat in s.seats.values():
             if seat.section == section and seat.table is not None:

@@ -114,8 +114,9 @@ class RoundClock:
                 break
             if ev.action is ClockAction.START:
                 assert ev.round is not None
-                current = _Round(ev.round, ev.at,
-                                 self.timing.allowed_seconds(self.boards_per_round[ev.round]))
+                current = _Round(
+                    ev.round, ev.at, self.timing.allowed_seconds(self.boards_per_round[ev.round])
+                )
                 brk = None
                 continue
             assert current is not None
@@ -141,8 +142,7 @@ class RoundClock:
     def official_start(self, rnd: int) -> float | None:
         """When the TD started the round (its allowed time runs from here: seed 002); a
         round started again (the director's clock start) counts from the last start."""
-        starts = [ev.at for ev in self.events
-                  if ev.action is ClockAction.START and ev.round == rnd]
+        starts = [ev.at for ev in self.events if ev.action is ClockAction.START and ev.round == rnd]
         return starts[-1] if starts else None
 
     def allowed_seconds(self, rnd: int) -> float:

@@ -70,6 +70,7 @@ class Seat:
     signal: int | None = None
     last_seen: float | None = None  # hub clock
 
+
 @dataclass
 class SectionState:
     movement: Movement
@@ -80,11 +81,19 @@ class SectionState:
 
 
 class HubService:
-    def __init__(self, store: Store, event_id: int, station_urls: list[str], *,
-                 clock: Callable[[], float] = time.time, auto_advance: bool = True,
-                 clock_displays: list[tuple[str, str]] | None = None,
-                 tick_s: float = 1.0, api: tuple[str, int] | None = None,
-                 td_pin: str = "") -> None:
+    def __init__(
+        self,
+        store: Store,
+        event_id: int,
+        station_urls: list[str],
+        *,
+        clock: Callable[[], float] = time.time,
+        auto_advance: bool = True,
+        clock_displays: list[tuple[str, str]] | None = None,
+        tick_s: float = 1.0,
+        api: tuple[str, int] | None = None,
+        td_pin: str = "",
+    ) -> None:
         self.store = store
         self.event_id = event_id
         self.intake = Intake(store, event_id)
@@ -113,30 +122,37 @@ class HubService:
         self.commands = Commands(self)
         self.api: ApiServer | None = None
         if api is not None:
-            self.api = ApiServer(self.feed, self.snapshot, self.commands.dispatch, td_pin,
-                                 host=api[0], port=api[1])
+            self.api = ApiServer(
+                self.feed, self.snapshot, self.commands.dispatch, td_pin, host=api[0], port=api[1]
+            )
 
     # -- lifecycle ------------------------------------------------------------------------------
     async def start(self) -> None:
         event = await asyncio.to_thread(self.store.event, self.event_id)
-        timing = RoundTiming(event.rules.timing.minutes_per_board, event.rules.timing.move_minutes,
-                             event.rules.timing.round_up_to_minutes,
-                             event.rules.timing.extra_minutes)
+        timing = RoundTiming(
+            event.rules.timing.minutes_per_board,
+            event.rules.timing.move_minutes,
+            event.rules.timing.round_up_to_minutes,
+            event.rules.timing.extra_minutes,
+        )
         self.event = event
         winners: dict[str, int] = {}
         clock_records = await asyncio.to_thread(self.store.clock_events, self.event_id)
         for letter in await asyncio.to_thread(self.store.sections, self.event_id):
             movement = await asyncio.to_thread(self.store.movement, self.event_id, letter)
-            boards = {r: len(movement.round_rows(r, letter)[0].boards)
-                      for r in range(1, movement.rounds + 1)}
+            boards = {
+                r: len(movement.round_rows(r, letter)[0].boards)
+                for r in range(1, movement.rounds + 1)
+            }
             winners[letter] = movement.layout.winners
             state = SectionState(movement, RoundClock(timing, boards))
             state.round = await asyncio.to_thread(self._resume_round, letter, movement)
             now = self.clock()
             # after a restart the round clock goes on from the stored clock events (and a
             # round the director moved on to stays current)
-            mine = [c for c in clock_records if c["section"] == letter
-                    and c["at"].timestamp() <= now]
+            mine = [
+                c for c in clock_records if c["section"] == letter and c["at"].timestamp() <= now
+            ]
             state.clock.replay(mine)
             started = [c["round"] for c in mine if c["kind"] == "start" and c["round"]]
             state.round = max([state.round, *started[-1:]])
@@ -189,9 +205,13 @@ class HubService:
                     continue
                 for display in self.displays:
                     display.show(show)
-                self.feed.publish("clock", section=letter, round=show.round,
-                                  phase=show.phase.name.lower(),
-                                  seconds_left=show.seconds_left)
+                self.feed.publish(
+                    "clock",
+                    section=letter,
+                    round=show.round,
+                    phase=show.phase.name.lower(),
+                    seconds_left=show.seconds_left,
+                )
                 # terminals count down themselves: tell them when the phase changes, and
                 # every clock_sync_s to stay in step (not 200 frames a second)
                 key = (show.round, show.phase)
@@ -211,8 +231,10 @@ class HubService:
     def _load_suspicious(self) -> None:
         """Suspicious-score flags from the stored results and the director's earlier
         "contract is valid" marks (after a restart, the same flags are open)."""
-        marks = [tuple(a["detail"]["mark"]) for a in
-                 self.store.audit_log(self.event_id, "contract_valid")]
+        marks = [
+            tuple(a["detail"]["mark"])
+            for a in self.store.audit_log(self.event_id, "contract_valid")
+        ]
         self.suspicious = SuspiciousScores(self.event.rules.suspicious.limits(), marks)
         for line in self.store.live_lines(self.event_id):
             self.suspicious.put(line)
@@ -235,18 +257,25 @@ class HubService:
     def publish_suspicious(self, section: str, board: int) -> None:
         """A board's flags changed: the full list for the board goes to the feed (empty when
         none is open any more)."""
-        self.feed.publish("suspicious", section=section, board=board,
-                          flags=[f.as_dict() for f in self.suspicious.board_flags(section,
-                                                                                  board)])
+        self.feed.publish(
+            "suspicious",
+            section=section,
+            board=board,
+            flags=[f.as_dict() for f in self.suspicious.board_flags(section, board)],
+        )
 
     def _resume_round(self, section: str, movement: Movement) -> int:
         """After a restart: the first round not yet complete in the store."""
-        live = {(r.table, r.round, r.board) for r in self.store.live_results(self.event_id,
-                                                                              section)}
+        live = {
+            (r.table, r.round, r.board) for r in self.store.live_results(self.event_id, section)
+        }
         for rnd in range(1, movement.rounds + 1):
             for row in movement.round_rows(rnd, section):
-                if row.ns_pair and row.ew_pair and any(
-                        (row.table, rnd, b) not in live for b in row.boards):
+                if (
+                    row.ns_pair
+                    and row.ew_pair
+                    and any((row.table, rnd, b) not in live for b in row.boards)
+                ):
                     return rnd
         return movement.rounds
 
@@ -259,39 +288,73 @@ class HubService:
             except Exception:  # one bad message must not stop the room
                 log.exception("event %r from %s", ev, driver.url)
 
-    def record_clock(self, section: str, kind: str, at: float, rnd: int | None = None,
-                     value: float | None = None) -> None:
+    def record_clock(
+        self, section: str, kind: str, at: float, rnd: int | None = None, value: float | None = None
+    ) -> None:
         """Store what the round clock did, at the hub's time, so a result screen (or a
         later audit) can replay the clock exactly."""
-        self.store.add_clock_event(self.event_id, kind, section, rnd,
-                                   {"value": value} if value is not None else {},
-                                   at=dt.datetime.fromtimestamp(at, dt.UTC))
+        self.store.add_clock_event(
+            self.event_id,
+            kind,
+            section,
+            rnd,
+            {"value": value} if value is not None else {},
+            at=dt.datetime.fromtimestamp(at, dt.UTC),
+        )
 
     def devices(self) -> dict[str, Any]:
         """Base stations with their link counters, every terminal (where it is, its battery
         and signal, when the hub last heard from it) and the clock displays."""
         now = self.clock()
-        stations = [{"url": d.url, "connected": d.connected.is_set(),
-                     "reconnects": d.reconnects, **d.link.stats} for d in self.drivers]
-        terminals = [{"station": k, "address": addr, "serial": seat.serial,
-                      "section": seat.section, "table": seat.table, "online": seat.online,
-                      "battery": seat.battery, "signal": seat.signal,
-                      "seconds_ago": None if seat.last_seen is None
-                      else round(now - seat.last_seen, 1)}
-                     for (k, addr), seat in sorted(self.seats.items()) if addr]
-        clocks = [{"url": d.url, "protocol": d.protocol, "connected": d.connected.is_set(),
-                   "reconnects": d.reconnects} for d in self.displays]
+        stations = [
+            {
+                "url": d.url,
+                "connected": d.connected.is_set(),
+                "reconnects": d.reconnects,
+                **d.link.stats,
+            }
+            for d in self.drivers
+        ]
+        terminals = [
+            {
+                "station": k,
+                "address": addr,
+                "serial": seat.serial,
+                "section": seat.section,
+                "table": seat.table,
+                "online": seat.online,
+                "battery": seat.battery,
+                "signal": seat.signal,
+                "seconds_ago": None if seat.last_seen is None else round(now - seat.last_seen, 1),
+            }
+            for (k, addr), seat in sorted(self.seats.items())
+            if addr
+        ]
+        clocks = [
+            {
+                "url": d.url,
+                "protocol": d.protocol,
+                "connected": d.connected.is_set(),
+                "reconnects": d.reconnects,
+            }
+            for d in self.displays
+        ]
         return {"stations": stations, "terminals": terminals, "clocks": clocks}
 
     def _battery(self, section: str, table: int) -> int | None:
-        levels = [seat.battery for seat in self.seats.values() if seat.section == section
-                  and seat.table == table and seat.battery is not None]
+        levels = [
+            seat.battery
+            for seat in self.seats.values()
+            if seat.section == section and seat.table == table and seat.battery is not None
+        ]
         return min(levels) if levels else None
 
     def _online(self, section: str, table: int) -> bool:
         """A terminal is logged on at the table and its line is up."""
-        return any(seat.online and seat.section == section and seat.table == table
-                   for seat in self.seats.values())
+        return any(
+            seat.online and seat.section == section and seat.table == table
+            for seat in self.seats.values()
+        )
 
     async def _handle(self, k: int, driver: BaseStationDriver, ev: object) -> None:
         if isinstance(ev, LineUp | LineDown):
@@ -300,16 +363,21 @@ class HubService:
                 for gone in self.seats.values():
                     if gone.driver is driver and gone.table is not None and gone.online:
                         gone.online = False
-                        self.feed.publish("table_online", section=gone.section,
-                                          table=gone.table, online=False)
+                        self.feed.publish(
+                            "table_online", section=gone.section, table=gone.table, online=False
+                        )
             return
         if isinstance(ev, Refused):  # stale epoch, replay, bad payload: logged with the device
             seat = self.seats.get((k, ev.terminal))
             who = seat.serial if seat else f"{driver.url}#{ev.terminal}"
             log.warning("refused a frame from %s: %s", who, ev.reason)
-            await asyncio.to_thread(self.store.audit, self.event_id, who, "frame_refused",
-                                    {"code": ev.code.name, "reason": ev.reason,
-                                     "epoch": ev.epoch, "seq": ev.seq})
+            await asyncio.to_thread(
+                self.store.audit,
+                self.event_id,
+                who,
+                "frame_refused",
+                {"code": ev.code.name, "reason": ev.reason, "epoch": ev.epoch, "seq": ev.seq},
+            )
             return
         if not isinstance(ev, Received):
             return
@@ -320,18 +388,24 @@ class HubService:
         if isinstance(m, Hello | TerminalJoined):
             if seat is None:
                 seat = self.seats[(k, ev.terminal)] = Seat(driver, ev.terminal, m.serial)
-            await asyncio.to_thread(self.store.touch_device, self.event_id, "terminal"
-                                    if ev.terminal else "base_station", m.serial)
+            await asyncio.to_thread(
+                self.store.touch_device,
+                self.event_id,
+                "terminal" if ev.terminal else "base_station",
+                m.serial,
+            )
             if m.NEEDS_ACK:
                 driver.ack(ev)
             return
         if seat is None:
-            seat = self.seats[(k, ev.terminal)] = Seat(driver, ev.terminal,
-                                                       f"addr-{k}-{ev.terminal}")
+            seat = self.seats[(k, ev.terminal)] = Seat(
+                driver, ev.terminal, f"addr-{k}-{ev.terminal}"
+            )
         if isinstance(m, Logon):
             seat.serial = m.serial
-            verdict = await asyncio.to_thread(self.intake.logon, m.serial, m.section, m.table,
-                                              False)
+            verdict = await asyncio.to_thread(
+                self.intake.logon, m.serial, m.section, m.table, False
+            )
             if verdict.verdict is Verdict.REFUSED:
                 driver.nak(ev, verdict.code or NakCode.NOT_ALLOWED, verdict.text)
                 return
@@ -345,11 +419,19 @@ class HubService:
             self._results.put_nowait((seat, ev, m))  # the writer commits in groups
             return
         if isinstance(m, TDCall):
-            call = await asyncio.to_thread(self.store.open_td_call, self.event_id, m.section,
-                                           m.table, m.round, m.text)
+            call = await asyncio.to_thread(
+                self.store.open_td_call, self.event_id, m.section, m.table, m.round, m.text
+            )
             self.alerts.append(f"TD call at table {m.section}{m.table}")
-            self.feed.publish("td_call", call=call, section=m.section, table=m.table,
-                              round=m.round, status="launched", text=m.text)
+            self.feed.publish(
+                "td_call",
+                call=call,
+                section=m.section,
+                table=m.table,
+                round=m.round,
+                status="launched",
+                text=m.text,
+            )
         elif isinstance(m, RoundStarted | BoardStarted):
             state = self.sections.get(m.section)
             tr = state.tables.get((m.table, m.round)) if state else None
@@ -363,10 +445,10 @@ class HubService:
             was = seat.battery
             seat.battery, seat.signal = m.battery_percent, m.signal_percent
             if seat.table is not None and (was is None or was // 10 != seat.battery // 10):
-                self.feed.publish("battery", section=seat.section, table=seat.table,
-                                  percent=seat.battery)
-            await asyncio.to_thread(self.store.touch_device, self.event_id, "terminal",
-                                    seat.serial)
+                self.feed.publish(
+                    "battery", section=seat.section, table=seat.table, percent=seat.battery
+                )
+            await asyncio.to_thread(self.store.touch_device, self.event_id, "terminal", seat.serial)
         if m.NEEDS_ACK:
             driver.ack(ev)
 
@@ -384,10 +466,19 @@ class HubService:
             for player in c["players"]:
                 if player.get("number") == m.number:
                     name = player.get("name")
-        await asyncio.to_thread(self.store.set_player, self.event_id, m.section, pair, index,
-                                name=name, number=m.number, actor=seat.serial)
-        seat.driver.send(seat.address, PlayerName(m.section, m.table, m.round, m.seat,
-                                                  m.number, name or ""))
+        await asyncio.to_thread(
+            self.store.set_player,
+            self.event_id,
+            m.section,
+            pair,
+            index,
+            name=name,
+            number=m.number,
+            actor=seat.serial,
+        )
+        seat.driver.send(
+            seat.address, PlayerName(m.section, m.table, m.round, m.seat, m.number, name or "")
+        )
 
     def broadcast(self, text: str, section: str | None = None, beep: bool = True) -> int:
         """A director's message to every terminal (of a section)."""
@@ -405,19 +496,23 @@ class HubService:
         if row is None:
             return
         if (row.table, state.round) not in state.tables:
-            tr = TableRound(seat.section, row.table, state.round, row.boards, row.ns_pair,
-                            row.ew_pair)
+            tr = TableRound(
+                seat.section, row.table, state.round, row.boards, row.ns_pair, row.ew_pair
+            )
             stored = self.intake.live_index()  # after a restart: what is already stored
             for b in row.boards:
                 if (seat.section, row.table, state.round, b) in stored:
                     tr.finished_at[b] = self.clock()
             state.tables[(row.table, state.round)] = tr
-        seat.driver.send(seat.address, Assignment(seat.section, seat.table, state.round,
-                                                  row.ns_pair, row.ew_pair, row.boards))
+        seat.driver.send(
+            seat.address,
+            Assignment(seat.section, seat.table, state.round, row.ns_pair, row.ew_pair, row.boards),
+        )
         show = state.clock.show(self.clock())
         if show is not None:  # a table that just logged on needs the clock now
-            seat.driver.send(seat.address, Clock(seat.section, show.round, int(show.phase),
-                                                 show.seconds_left))
+            seat.driver.send(
+                seat.address, Clock(seat.section, show.round, int(show.phase), show.seconds_left)
+            )
 
     async def _writer(self) -> None:
         """Results from every line, stored in groups: each durable commit is followed by the
@@ -429,8 +524,7 @@ class HubService:
             try:
                 answers = await asyncio.to_thread(self._check_and_store, batch)
             except Exception:
-                log.exception("storing %d results failed; the terminals will resend",
-                              len(batch))
+                log.exception("storing %d results failed; the terminals will resend", len(batch))
                 continue
             for (seat, ev, m), out in zip(batch, answers, strict=True):
                 try:
@@ -438,29 +532,43 @@ class HubService:
                 except Exception:
                     log.exception("answering result %r", m)
 
-    def _check_and_store(self, batch: list[tuple[Seat, Received, Result]]) -> list[
-            IntakeResult]:
+    def _check_and_store(self, batch: list[tuple[Seat, Received, Result]]) -> list[IntakeResult]:
         prepared = [self.intake.prepare(seat.serial, m) for seat, _, m in batch]
         pending = [p for p in prepared if isinstance(p, Pending)]
         stored = iter(self.intake.commit(pending) if pending else [])
         return [p if isinstance(p, IntakeResult) else next(stored) for p in prepared]
 
-    async def _answer_result(self, seat: Seat, ev: Received, m: Result,
-                             out: IntakeResult) -> None:
+    async def _answer_result(self, seat: Seat, ev: Received, m: Result, out: IntakeResult) -> None:
         if out.verdict is Verdict.REFUSED:
             seat.driver.nak(ev, out.code or NakCode.INVALID_RESULT, out.text)
             return
-        outcome = {Verdict.ACCEPTED: Outcome.ACCEPTED, Verdict.HELD: Outcome.HELD,
-                   Verdict.DUPLICATE: Outcome.DUPLICATE}[out.verdict]
+        outcome = {
+            Verdict.ACCEPTED: Outcome.ACCEPTED,
+            Verdict.HELD: Outcome.HELD,
+            Verdict.DUPLICATE: Outcome.DUPLICATE,
+        }[out.verdict]
         seat.driver.ack(ev, outcome, out.text)
         if out.alert:
             self.alerts.append(out.alert)
-            self.feed.publish("alert", text=out.alert, table=m.table, round=m.round,
-                              board=m.board, result=out.stored.id if out.stored else None,
-                              held=out.verdict is Verdict.HELD)
+            self.feed.publish(
+                "alert",
+                text=out.alert,
+                table=m.table,
+                round=m.round,
+                board=m.board,
+                result=out.stored.id if out.stored else None,
+                held=out.verdict is Verdict.HELD,
+            )
         if out.stored is not None and out.verdict is not Verdict.DUPLICATE:
-            self.feed.publish("result", section=m.section, table=m.table, round=m.round,
-                              board=m.board, status=out.verdict.value, id=out.stored.id)
+            self.feed.publish(
+                "result",
+                section=m.section,
+                table=m.table,
+                round=m.round,
+                board=m.board,
+                status=out.verdict.value,
+                id=out.stored.id,
+            )
         if out.verdict is Verdict.ACCEPTED and out.stored is not None:
             self._show_result(seat, out.stored)
             if self.suspicious.put(out.stored.line()):
@@ -482,8 +590,7 @@ class HubService:
         if view is not None:
             seat.driver.send(seat.address, view)
 
-    def _result_view(self, section: str, board: int, table: int, rnd: int
-                     ) -> ResultView | None:
+    def _result_view(self, section: str, board: int, table: int, rnd: int) -> ResultView | None:
         """The table's own score on a board and the board's traveller as scored now."""
         score = self.views.board(section, board)
         if score is None:
@@ -495,24 +602,45 @@ class HubService:
         entries = []
         for i, x in enumerate(lines):
             t = score.traveller.lines[i]
-            entries.append(TravellerEntry(
-                x.ns_pair, x.ew_pair, x.contract or "", SEAT_CODE.get(x.declarer or "", 255),
-                x.tricks if x.tricks is not None else 255, t.score_ns or 0,
-                value_hundredths(score, i)))
-        return ResultView(section, board, score.traveller.lines[mine].score_ns or 0,
-                          value_hundredths(score, mine), 1 if is_imps(score) else 0,
-                          tuple(entries[:64]))
+            entries.append(
+                TravellerEntry(
+                    x.ns_pair,
+                    x.ew_pair,
+                    x.contract or "",
+                    SEAT_CODE.get(x.declarer or "", 255),
+                    x.tricks if x.tricks is not None else 255,
+                    t.score_ns or 0,
+                    value_hundredths(score, i),
+                )
+            )
+        return ResultView(
+            section,
+            board,
+            score.traveller.lines[mine].score_ns or 0,
+            value_hundredths(score, mine),
+            1 if is_imps(score) else 0,
+            tuple(entries[:64]),
+        )
 
     async def _verify(self, m: Verify) -> None:
         """The opponents' verification (decisions D10: a board is finished when its result
         is entered and verified). A rejection goes to the director."""
         key = (m.section, m.table, m.round, m.board)
         if not m.agreed:
-            text = (f"the opponents rejected the result of board {m.board} at table "
-                    f"{m.section}{m.table}")
+            text = (
+                f"the opponents rejected the result of board {m.board} at table "
+                f"{m.section}{m.table}"
+            )
             self.alerts.append(text)
-            self.feed.publish("alert", text=text, table=m.table, round=m.round,
-                              board=m.board, result=None, held=False)
+            self.feed.publish(
+                "alert",
+                text=text,
+                table=m.table,
+                round=m.round,
+                board=m.board,
+                result=None,
+                held=False,
+            )
             return
         self._verified.add(key)
         if key in self._unverified:
@@ -542,22 +670,41 @@ class HubService:
         late = lateness_minutes(tr, start, state.clock.allowed_seconds(tr.round))
         if late is None or late <= 0:
             return
-        earlier = sum(1 for p in await asyncio.to_thread(self.store.penalties, self.event_id)
-                      if p["status"] == "confirmed" and p["unit"] != "warning"
-                      and set(p["contestants"]) & {tr.ns_pair, tr.ew_pair})
+        earlier = sum(
+            1
+            for p in await asyncio.to_thread(self.store.penalties, self.event_id)
+            if p["status"] == "confirmed"
+            and p["unit"] != "warning"
+            and set(p["contestants"]) & {tr.ns_pair, tr.ew_pair}
+        )
         proposal = propose(tr, scale, late, earlier + 1)
         if proposal is None:
             return
         pid = await asyncio.to_thread(
-            self.store.propose_penalty, self.event_id, section, tr.ns_pair,
-            str(proposal.penalty.amount), proposal.penalty.unit.value, proposal.text, tr.table,
-            tr.round, tr.ew_pair)
-        self.feed.publish("penalty_proposed", id=pid, section=section, table=tr.table,
-                          round=tr.round, text=proposal.text)
+            self.store.propose_penalty,
+            self.event_id,
+            section,
+            tr.ns_pair,
+            str(proposal.penalty.amount),
+            proposal.penalty.unit.value,
+            proposal.text,
+            tr.table,
+            tr.round,
+            tr.ew_pair,
+        )
+        self.feed.publish(
+            "penalty_proposed",
+            id=pid,
+            section=section,
+            table=tr.table,
+            round=tr.round,
+            text=proposal.text,
+        )
 
     # -- the TD's view ------------------------------------------------------------------------
-    async def result_changed(self, section: str, board: int, why: str,
-                             table: int | None = None, rnd: int | None = None) -> None:
+    async def result_changed(
+        self, section: str, board: int, why: str, table: int | None = None, rnd: int | None = None
+    ) -> None:
         """A TD act changed a board: rescore it, check it again, tell the feed, and show the
         new traveller at the tables still in the round where they played it."""
         self.intake.invalidate()
@@ -569,8 +716,9 @@ class HubService:
         self._tell_tables(section, board, why, table, rnd)
         await self.publication.publish_if_clear(section)
 
-    def _tell_tables(self, section: str, board: int, why: str, table: int | None,
-                     rnd: int | None) -> None:
+    def _tell_tables(
+        self, section: str, board: int, why: str, table: int | None, rnd: int | None
+    ) -> None:
         """After a TD change: the fresh traveller to every table of the current round that
         has played the board, and a message to the table whose result changed."""
         state = self.sections[section]
@@ -579,15 +727,16 @@ class HubService:
             played = self.suspicious.played(section, board)
             if tr is not None and (table, rnd) not in played:  # erased: open again
                 tr.finished_at.pop(board, None)
-            text = {"erased": f"The director erased board {board}: enter it again",
-                    "td_entry": f"The director entered a result on board {board}",
-                    "accepted_held": f"The director accepted your result on board {board}"
-                    }.get(why, f"The director changed board {board}")
+            text = {
+                "erased": f"The director erased board {board}: enter it again",
+                "td_entry": f"The director entered a result on board {board}",
+                "accepted_held": f"The director accepted your result on board {board}",
+            }.get(why, f"The director changed board {board}")
             for seat in self._seats_at(section, table):
                 seat.driver.send(seat.address, TDMessage(text, 1))
         if self.event.rules.display.travellers == "never":
             return
-        for (t, r) in sorted(self.suspicious.played(section, board)):
+        for t, r in sorted(self.suspicious.played(section, board)):
             if r != state.round:
                 continue
             view = self._result_view(section, board, t, r)
@@ -596,8 +745,9 @@ class HubService:
                     seat.driver.send(seat.address, view)
 
     def _seats_at(self, section: str, table: int) -> list[Seat]:
-        return [seat for seat in self.seats.values()
-                if seat.section == section and seat.table == table]
+        return [
+            seat for seat in self.seats.values() if seat.section == section and seat.table == table
+        ]
 
     def standings_rows(self, section: str) -> list[dict[str, Any]]:
         if section not in self.views.sections:
@@ -605,10 +755,17 @@ class HubService:
         rows: list[dict[str, Any]] = []
         for direction, table in self.views.standings(section).items():
             for s in table:
-                rows.append({"pair": s.pair.number, "direction": direction,
-                             "total": round(float(s.total.total), 4), "rank": s.rank,
-                             "boards": s.total.boards,
-                             "points": round(float(s.total.points), 4), "top": s.total.top})
+                rows.append(
+                    {
+                        "pair": s.pair.number,
+                        "direction": direction,
+                        "total": round(float(s.total.total), 4),
+                        "rank": s.rank,
+                        "boards": s.total.boards,
+                        "points": round(float(s.total.points), 4),
+                        "top": s.total.top,
+                    }
+                )
         return rows
 
     def behind(self, section: str, now: float) -> dict[int, float]:
@@ -620,8 +777,9 @@ class HubService:
         out = {}
         for row in state.movement.round_rows(state.round, section):
             tr = state.tables.get((row.table, state.round))
-            out[row.table] = 0.0 if tr is None else round(
-                minutes_off_pace(tr, start, per_board, now), 1)
+            out[row.table] = (
+                0.0 if tr is None else round(minutes_off_pace(tr, start, per_board, now), 1)
+            )
         return out
 
     def _publish_behind(self, section: str, now: float) -> None:
@@ -631,8 +789,9 @@ class HubService:
         changed = [(t, m) for t, m in self.behind(section, now).items() if last.get(t) != m]
         if changed:
             last.update(changed)
-            self.feed.publish("behind", section=section, round=self.sections[section].round,
-                              tables=changed)
+            self.feed.publish(
+                "behind", section=section, round=self.sections[section].round, tables=changed
+            )
 
     def snapshot(self) -> dict[str, object]:
         """Everything a console needs to draw the room now."""
@@ -647,28 +806,48 @@ class HubService:
                 done = 0 if tr is None else sum(1 for b in row.boards if b in tr.finished_at)
                 behind = lateness.get(row.table, 0.0)
                 online = self._online(letter, row.table)
-                unverified = sum(1 for b in row.boards
-                                 if (letter, row.table, state.round, b) in self._unverified)
-                tables.append({"table": row.table, "ns": row.ns_pair, "ew": row.ew_pair,
-                               "boards": list(row.boards), "done": done,
-                               "unverified": unverified,
-                               "minutes_behind": behind, "online": online,
-                               "battery": self._battery(letter, row.table)})
+                unverified = sum(
+                    1 for b in row.boards if (letter, row.table, state.round, b) in self._unverified
+                )
+                tables.append(
+                    {
+                        "table": row.table,
+                        "ns": row.ns_pair,
+                        "ew": row.ew_pair,
+                        "boards": list(row.boards),
+                        "done": done,
+                        "unverified": unverified,
+                        "minutes_behind": behind,
+                        "online": online,
+                        "battery": self._battery(letter, row.table),
+                    }
+                )
             finish = state.clock.predicted_finish(now, state.movement.rounds)
             sections[letter] = {
-                "round": state.round, "rounds": state.movement.rounds,
+                "round": state.round,
+                "rounds": state.movement.rounds,
                 "predicted_finish": finish,
-                "clock": None if show is None else {"phase": show.phase.name.lower(),
-                                                    "seconds_left": show.seconds_left},
-                "tables": tables, "standings": self.standings_rows(letter)}
-        held = [{"id": r.id, "section": r.section, "table": r.table, "round": r.round,
-                 "board": r.board} for r in self.store.results(self.event_id)
-                if r.status == "held"]
-        return {"event": self.event.event.name, "sections": sections, "held": held,
-                "suspicious": [f.as_dict() for f in self.suspicious.all_flags()],
-                "withheld": dict(self.publication.withheld),
-                "td_calls": self.store.td_calls(self.event_id), "alerts": self.alerts[-50:],
-                "penalties": self.store.penalties(self.event_id)}
+                "clock": None
+                if show is None
+                else {"phase": show.phase.name.lower(), "seconds_left": show.seconds_left},
+                "tables": tables,
+                "standings": self.standings_rows(letter),
+            }
+        held = [
+            {"id": r.id, "section": r.section, "table": r.table, "round": r.round, "board": r.board}
+            for r in self.store.results(self.event_id)
+            if r.status == "held"
+        ]
+        return {
+            "event": self.event.event.name,
+            "sections": sections,
+            "held": held,
+            "suspicious": [f.as_dict() for f in self.suspicious.all_flags()],
+            "withheld": dict(self.publication.withheld),
+            "td_calls": self.store.td_calls(self.event_id),
+            "alerts": self.alerts[-50:],
+            "penalties": self.store.penalties(self.event_id),
+        }
 
     async def _maybe_next_round(self, section: str) -> None:
         """When every table has finished the round: publish, then start the next round.
@@ -679,8 +858,9 @@ class HubService:
         if rnd in state.finished_rounds:
             return
         rows = [r for r in state.movement.round_rows(rnd, section) if r.ns_pair and r.ew_pair]
-        if not all((r.table, rnd) in state.tables and state.tables[(r.table, rnd)].done
-                   for r in rows):
+        if not all(
+            (r.table, rnd) in state.tables and state.tables[(r.table, rnd)].done for r in rows
+        ):
             return
         await self._complete_round(section, self.auto_advance)
 
@@ -719,17 +899,30 @@ class HubService:
         state = self.sections[section]
         rnd = state.round
         await asyncio.to_thread(self.record_clock, section, "start", started, rnd)
-        self._behind_sent[section] = {r.table: 0.0
-                                      for r in state.movement.round_rows(rnd, section)}
-        self.feed.publish("round_started", section=section, round=rnd, tables=[
-            {"table": r.table, "ns": r.ns_pair, "ew": r.ew_pair, "boards": list(r.boards),
-             "done": 0, "minutes_behind": 0.0, "unverified": 0,
-             "online": self._online(section, r.table),
-             "battery": self._battery(section, r.table)}
-            for r in state.movement.round_rows(rnd, section)])
+        self._behind_sent[section] = {r.table: 0.0 for r in state.movement.round_rows(rnd, section)}
+        self.feed.publish(
+            "round_started",
+            section=section,
+            round=rnd,
+            tables=[
+                {
+                    "table": r.table,
+                    "ns": r.ns_pair,
+                    "ew": r.ew_pair,
+                    "boards": list(r.boards),
+                    "done": 0,
+                    "minutes_behind": 0.0,
+                    "unverified": 0,
+                    "online": self._online(section, r.table),
+                    "battery": self._battery(section, r.table),
+                }
+                for r in state.movement.round_rows(rnd, section)
+            ],
+        )
 
-    async def _complete_round(self, section: str, advance: bool,
-                              unplayed: list[dict[str, Any]] | None = None) -> None:
+    async def _complete_round(
+        self, section: str, advance: bool, unplayed: list[dict[str, Any]] | None = None
+    ) -> None:
         """The round is over: start the next (if ``advance``), then publish its standings
         unless its boards have open questions (decisions D12)."""
         state = self.sections[section]
@@ -737,18 +930,24 @@ class HubService:
         state.finished_rounds.add(rnd)
         last = rnd >= state.movement.rounds
         started = self._advance(section) if advance and not last else None
-        if last and all(s.round in s.finished_rounds and s.round >= s.movement.rounds
-                        for s in self.sections.values()):
+        if last and all(
+            s.round in s.finished_rounds and s.round >= s.movement.rounds
+            for s in self.sections.values()
+        ):
             self.session_done.set()
-        self.feed.publish("round_complete", section=section, round=rnd,
-                          unplayed=unplayed or [])
+        self.feed.publish("round_complete", section=section, round=rnd, unplayed=unplayed or [])
         if unplayed:
-            text = (f"round {rnd} of section {section} ended by the director; not played: "
-                    + ", ".join(f"table {u['table']} boards "
-                                f"{', '.join(map(str, u['boards']))}" for u in unplayed))
+            text = (
+                f"round {rnd} of section {section} ended by the director; not played: "
+                + ", ".join(
+                    f"table {u['table']} boards {', '.join(map(str, u['boards']))}"
+                    for u in unplayed
+                )
+            )
             self.alerts.append(text)
-            self.feed.publish("alert", text=text, table=None, round=rnd, board=None,
-                              result=None, held=False)
+            self.feed.publish(
+                "alert", text=text, table=None, round=rnd, board=None, result=None, held=False
+            )
         await self.publication.round_complete(section, rnd)
         if started is not None:
             await self._announce_round(section, started)

@@ -38,8 +38,7 @@ class TableRound:
         return max(self.finished_at.values()) if self.done and self.finished_at else None
 
 
-def minutes_behind(tr: TableRound, official_start: float, per_board_s: float,
-                   at: float) -> float:
+def minutes_behind(tr: TableRound, official_start: float, per_board_s: float, at: float) -> float:
     """How far the table is behind an even pace (0 when on time)."""
     done = sum(1 for b in tr.boards if b in tr.finished_at)
     if done >= len(tr.boards):
@@ -49,8 +48,7 @@ def minutes_behind(tr: TableRound, official_start: float, per_board_s: float,
     return max(0.0, at - next_due) / 60
 
 
-def minutes_off_pace(tr: TableRound, official_start: float, per_board_s: float,
-                     at: float) -> float:
+def minutes_off_pace(tr: TableRound, official_start: float, per_board_s: float, at: float) -> float:
     """Minutes behind (+) or ahead (−) of an even pace: behind as ``minutes_behind``;
     ahead by how long before its due time the table finished its last board (while the
     next is not yet overdue)."""
@@ -99,16 +97,18 @@ class Proposal:
 
     @property
     def text(self) -> str:
-        return (f"section {self.section} table {self.table} round {self.round}: "
-                f"{self.minutes_late:.1f} min late ({self.kind.replace('_', ' ')}) → "
-                f"{self.penalty} (NS {self.ns_pair}, EW {self.ew_pair})")
+        return (
+            f"section {self.section} table {self.table} round {self.round}: "
+            f"{self.minutes_late:.1f} min late ({self.kind.replace('_', ' ')}) → "
+            f"{self.penalty} (NS {self.ns_pair}, EW {self.ew_pair})"
+        )
 
 
-def propose(tr: TableRound, scale: PenaltyScale, minutes: float, offences: int,
-            kind: str = "slow_play") -> Proposal | None:
+def propose(
+    tr: TableRound, scale: PenaltyScale, minutes: float, offences: int, kind: str = "slow_play"
+) -> Proposal | None:
     """The scale's proposal for ``minutes`` late at the contestants' ``offences``-th time."""
     penalty = scale.penalty(Fraction(minutes).limit_denominator(600), offences)
     if penalty is None:
         return None
-    return Proposal(tr.section, tr.table, tr.round, tr.ns_pair, tr.ew_pair, minutes,
-                    penalty, kind)
+    return Proposal(tr.section, tr.table, tr.round, tr.ns_pair, tr.ew_pair, minutes, penalty, kind)

@@ -30,23 +30,38 @@ class Flag:
     reason: str
 
     def as_dict(self) -> dict[str, object]:
-        return {"section": self.section, "board": self.board, "table": self.table,
-                "round": self.round, "ns": self.ns_pair, "ew": self.ew_pair,
-                "result": self.result, "reason": self.reason}
+        return {
+            "section": self.section,
+            "board": self.board,
+            "table": self.table,
+            "round": self.round,
+            "ns": self.ns_pair,
+            "ew": self.ew_pair,
+            "result": self.result,
+            "reason": self.reason,
+        }
 
 
 def valid_mark(line: LiveLine) -> tuple[object, ...]:
     """What the director marked valid: this result as it stands (a later change to it is
     checked afresh)."""
-    return (line.section, line.board, line.table, line.round, line.contract, line.declarer,
-            line.tricks)
+    return (
+        line.section,
+        line.board,
+        line.table,
+        line.round,
+        line.contract,
+        line.declarer,
+        line.tricks,
+    )
 
 
 class SuspiciousScores:
     """Flags per board. ``limits`` None turns the check off (the event's choice)."""
 
-    def __init__(self, limits: SuspicionLimits | None,
-                 valid: Iterable[tuple[object, ...]] = ()) -> None:
+    def __init__(
+        self, limits: SuspicionLimits | None, valid: Iterable[tuple[object, ...]] = ()
+    ) -> None:
         self.limits = limits
         self.valid: set[tuple[object, ...]] = set(valid)
         self.makeable: dict[int, Makeable] = {}
@@ -99,16 +114,28 @@ class SuspiciousScores:
             x = lines[key]
             if reason is None or valid_mark(x) in self.valid:
                 continue
-            out.append(Flag(section, board, x.table, x.round, x.ns_pair, x.ew_pair,
-                            f"{x.contract} {x.declarer} {x.tricks}", reason))
+            out.append(
+                Flag(
+                    section,
+                    board,
+                    x.table,
+                    x.round,
+                    x.ns_pair,
+                    x.ew_pair,
+                    f"{x.contract} {x.declarer} {x.tricks}",
+                    reason,
+                )
+            )
         return out
 
-    def mark_valid(self, section: str, board: int, table: int, rnd: int
-                   ) -> tuple[object, ...] | None:
+    def mark_valid(
+        self, section: str, board: int, table: int, rnd: int
+    ) -> tuple[object, ...] | None:
         """The director says the flagged result is right: returns what to audit, None when
         no such flag is open."""
-        if not any(f.table == table and f.round == rnd
-                   for f in self.flags.get((section, board), [])):
+        if not any(
+            f.table == table and f.round == rnd for f in self.flags.get((section, board), [])
+        ):
             return None
         mark = valid_mark(self.lines[(section, board)][(table, rnd)])
         self.valid.add(mark)

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 def _section(service: HubService, args: dict[str, Any]) -> str:
     section = str(args.get("section", ""))
     if section not in service.sections:
-        raise CommandError(f"section {section!r} is not in this event "
-                           f"({', '.join(service.sections)})")
+        raise CommandError(
+            f"section {section!r} is not in this event ({', '.join(service.sections)})"
+        )
     return section
 
 
@@ -50,8 +51,13 @@ class Commands:
             known = sorted(n[4:] for n in dir(self) if n.startswith("cmd_"))
             raise CommandError(f"unknown command {name!r}: use {', '.join(known)}")
         result = await handler(args, actor)
-        await asyncio.to_thread(self.s.store.audit, self.s.event_id, actor, f"command {name}",
-                                {k: str(v) for k, v in args.items()})
+        await asyncio.to_thread(
+            self.s.store.audit,
+            self.s.event_id,
+            actor,
+            f"command {name}",
+            {k: str(v) for k, v in args.items()},
+        )
         return result or {}
 
     # -- clock ----------------------------------------------------------------------------------
@@ -80,8 +86,13 @@ class Commands:
         await asyncio.to_thread(self.s.record_clock, section, "start", now, state.round)
         show = state.clock.show(now)
         assert show is not None
-        self.s.feed.publish("clock", section=section, round=state.round,
-                            phase=show.phase.name.lower(), seconds_left=show.seconds_left)
+        self.s.feed.publish(
+            "clock",
+            section=section,
+            round=state.round,
+            phase=show.phase.name.lower(),
+            seconds_left=show.seconds_left,
+        )
         return {"round": state.round, "seconds_left": show.seconds_left}
 
     async def cmd_next_round(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
@@ -92,8 +103,9 @@ class Commands:
         except ValueError as e:
             raise CommandError(str(e)) from None
 
-    def _clock(self, args: dict[str, Any], action: str, value: float | None = None
-               ) -> dict[str, Any]:
+    def _clock(
+        self, args: dict[str, Any], action: str, value: float | None = None
+    ) -> dict[str, Any]:
         section = _section(self.s, args)
         clock = self.s.sections[section].clock
         now = self.s.clock()
@@ -104,29 +116,36 @@ class Commands:
         self.s.record_clock(section, action, now, value=value)
         show = clock.show(now)
         assert show is not None  # a round has started: the clock refused otherwise
-        self.s.feed.publish("clock", section=section, phase=show.phase.name.lower(),
-                            seconds_left=show.seconds_left)
+        self.s.feed.publish(
+            "clock", section=section, phase=show.phase.name.lower(), seconds_left=show.seconds_left
+        )
         return {"phase": show.phase.name.lower(), "seconds_left": show.seconds_left}
 
     # -- results --------------------------------------------------------------------------------
     async def cmd_accept_held(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
-        rekey = {k: int(v) for k, v in (args.get("rekey") or {}).items()
-                 if k in ("board", "ns_pair", "ew_pair", "table", "round")}
+        rekey = {
+            k: int(v)
+            for k, v in (args.get("rekey") or {}).items()
+            if k in ("board", "ns_pair", "ew_pair", "table", "round")
+        }
         try:
-            stored = await asyncio.to_thread(self.s.store.decide_held, self.s.event_id,
-                                             _int(args, "result"), True, actor, rekey)
+            stored = await asyncio.to_thread(
+                self.s.store.decide_held, self.s.event_id, _int(args, "result"), True, actor, rekey
+            )
         except StoreError as e:
             raise CommandError(str(e)) from None
         assert stored is not None
         self.s.feed.publish("held_accepted", result=_int(args, "result"), board=stored.board)
-        await self.s.result_changed(stored.section, stored.board, "accepted_held",
-                                    stored.table, stored.round)
+        await self.s.result_changed(
+            stored.section, stored.board, "accepted_held", stored.table, stored.round
+        )
         return {"result": stored.id, "board": stored.board}
 
     async def cmd_reject_held(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         try:
-            await asyncio.to_thread(self.s.store.decide_held, self.s.event_id,
-                                    _int(args, "result"), False, actor)
+            await asyncio.to_thread(
+                self.s.store.decide_held, self.s.event_id, _int(args, "result"), False, actor
+            )
         except StoreError as e:
             raise CommandError(str(e)) from None
         self.s.feed.publish("held_rejected", result=_int(args, "result"))
@@ -146,16 +165,34 @@ class Commands:
         try:
             if args.get("adjusted"):
                 Artificial.parse(str(args["adjusted"]))
-                entry = ResultEntry(section, table, rnd, board, ns, ew,
-                                    adjusted=str(args["adjusted"]), entered_by=actor)
-            else:
-                play = parse_play(str(args.get("contract", "")), str(args.get("declarer", "")),
-                                  str(args.get("result", "")))
                 entry = ResultEntry(
-                    section, table, rnd, board, ns, ew,
+                    section,
+                    table,
+                    rnd,
+                    board,
+                    ns,
+                    ew,
+                    adjusted=str(args["adjusted"]),
+                    entered_by=actor,
+                )
+            else:
+                play = parse_play(
+                    str(args.get("contract", "")),
+                    str(args.get("declarer", "")),
+                    str(args.get("result", "")),
+                )
+                entry = ResultEntry(
+                    section,
+                    table,
+                    rnd,
+                    board,
+                    ns,
+                    ew,
                     contract=str(play.contract) if play.contract else "PASS",
                     declarer=play.declarer.name if play.declarer else None,
-                    tricks=play.tricks, entered_by=actor)
+                    tricks=play.tricks,
+                    entered_by=actor,
+                )
         except ScoringInputError as e:
             raise CommandError(e.message) from None
         stored = (await asyncio.to_thread(self.s.store.record, self.s.event_id, [entry]))[0]
@@ -168,8 +205,9 @@ class Commands:
         row = self.s.sections[section].movement.row(section, table, rnd)
         if row is None:
             raise CommandError(f"section {section} has no table {table} in round {rnd}")
-        entry = ResultEntry(section, table, rnd, board, row.ns_pair, row.ew_pair, erased=True,
-                            entered_by=actor)
+        entry = ResultEntry(
+            section, table, rnd, board, row.ns_pair, row.ew_pair, erased=True, entered_by=actor
+        )
         try:
             await asyncio.to_thread(self.s.store.record, self.s.event_id, [entry])
         except StoreError as e:
@@ -184,10 +222,13 @@ class Commands:
         table, rnd = _int(args, "table"), _int(args, "round")
         mark = self.s.suspicious.mark_valid(section, board, table, rnd)
         if mark is None:
-            raise CommandError(f"no suspicious-score flag is open on board {board} at table "
-                               f"{section}{table} round {rnd}")
-        await asyncio.to_thread(self.s.store.audit, self.s.event_id, actor, "contract_valid",
-                                {"mark": list(mark)})
+            raise CommandError(
+                f"no suspicious-score flag is open on board {board} at table "
+                f"{section}{table} round {rnd}"
+            )
+        await asyncio.to_thread(
+            self.s.store.audit, self.s.event_id, actor, "contract_valid", {"mark": list(mark)}
+        )
         self.s.publish_suspicious(section, board)
         await self.s.publication.publish_if_clear(section)
         return {"open": len(self.s.suspicious.board_flags(section, board))}
@@ -195,22 +236,36 @@ class Commands:
     async def cmd_traveller(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         """Every live result on a board with both sides' scores, for the TD to check."""
         section, board = _section(self.s, args), _int(args, "board")
-        results = [r for r in await asyncio.to_thread(self.s.store.live_results,
-                                                      self.s.event_id, section)
-                   if r.board == board]
+        results = [
+            r
+            for r in await asyncio.to_thread(self.s.store.live_results, self.s.event_id, section)
+            if r.board == board
+        ]
         scored = self.s.views.board(section, board)
-        by_pairs = {(sl.line.ns, sl.line.ew): sl for sl in
-                    (scored.scored_lines() if scored else [])}
+        by_pairs = {
+            (sl.line.ns, sl.line.ew): sl for sl in (scored.scored_lines() if scored else [])
+        }
         rows = []
         for r in sorted(results, key=lambda r: (r.round, r.table)):
             sl = by_pairs.get((r.ns_pair, r.ew_pair))
-            rows.append({"table": r.table, "round": r.round, "ns": r.ns_pair,
-                         "ew": r.ew_pair, "contract": r.contract, "declarer": r.declarer,
-                         "lead": r.lead, "tricks": r.tricks, "score_ns": r.score_ns,
-                         "adjusted": r.adjusted, "entered_by": r.entered_by,
-                         "revision": r.revision,
-                         "ns_score": None if sl is None else float(sl.ns_score),
-                         "ew_score": None if sl is None else float(sl.ew_score)})
+            rows.append(
+                {
+                    "table": r.table,
+                    "round": r.round,
+                    "ns": r.ns_pair,
+                    "ew": r.ew_pair,
+                    "contract": r.contract,
+                    "declarer": r.declarer,
+                    "lead": r.lead,
+                    "tricks": r.tricks,
+                    "score_ns": r.score_ns,
+                    "adjusted": r.adjusted,
+                    "entered_by": r.entered_by,
+                    "revision": r.revision,
+                    "ns_score": None if sl is None else float(sl.ns_score),
+                    "ew_score": None if sl is None else float(sl.ew_score),
+                }
+            )
         return {"section": section, "board": board, "results": rows}
 
     async def cmd_devices(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
@@ -220,9 +275,14 @@ class Commands:
     # -- room -----------------------------------------------------------------------------------
     async def cmd_td_call(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         try:
-            await asyncio.to_thread(self.s.store.update_td_call, self.s.event_id,
-                                    _int(args, "call"), str(args.get("status", "")), actor,
-                                    args.get("note"))
+            await asyncio.to_thread(
+                self.s.store.update_td_call,
+                self.s.event_id,
+                _int(args, "call"),
+                str(args.get("status", "")),
+                actor,
+                args.get("note"),
+            )
         except StoreError as e:
             raise CommandError(str(e)) from None
         self.s.feed.publish("td_call", call=_int(args, "call"), status=args.get("status"))
@@ -245,18 +305,24 @@ class Commands:
     async def cmd_waive_penalty(self, args: dict[str, Any], actor: str) -> dict[str, Any]:
         return await self._decide(_int(args, "penalty"), False, actor, None)
 
-    async def _decide(self, pid: int, confirm: bool, actor: str,
-                      payer: str | None) -> dict[str, Any]:
+    async def _decide(
+        self, pid: int, confirm: bool, actor: str, payer: str | None
+    ) -> dict[str, Any]:
         try:
-            await asyncio.to_thread(self.s.store.decide_penalty, self.s.event_id, pid, confirm,
-                                    actor, payer)
+            await asyncio.to_thread(
+                self.s.store.decide_penalty, self.s.event_id, pid, confirm, actor, payer
+            )
         except StoreError as e:
             raise CommandError(str(e)) from None
-        penalty = next(p for p in await asyncio.to_thread(self.s.store.penalties,
-                                                          self.s.event_id) if p["id"] == pid)
+        penalty = next(
+            p
+            for p in await asyncio.to_thread(self.s.store.penalties, self.s.event_id)
+            if p["id"] == pid
+        )
         applied = confirm and self.s.views.apply_penalty(penalty)
-        self.s.feed.publish("penalty_decided", id=pid, status=penalty["status"],
-                            payer=payer, applied=applied)
+        self.s.feed.publish(
+            "penalty_decided", id=pid, status=penalty["status"], payer=payer, applied=applied
+        )
         if applied:
             await self.s.publication.publish(penalty["section"])
         return {"status": penalty["status"], "applied_to_standings": applied}

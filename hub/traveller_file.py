@@ -59,27 +59,33 @@ def _line(row: dict[str, str]) -> tuple[int, TravellerLine]:
     if adjusted:
         if contract or row.get("result", "").strip() or score_text:
             raise ScoringInputError(
-                "adjusted", "a row with an adjusted score leaves contract, result and "
-                "score_ns empty")
+                "adjusted",
+                "a row with an adjusted score leaves contract, result and score_ns empty",
+            )
         return board, TravellerLine(ns, ew, None, Artificial.parse(adjusted), group, None, rnd)
     if contract:
         play = parse_play(contract, row.get("declarer", ""), row.get("result", ""))
         score = score_ns(play, vul)
         if score_text and score_text.lstrip("+") != str(score):
             raise ScoringInputError(
-                "score_ns", f"score_ns {score_text} does not match {play} on board {board} "
-                f"(vulnerable: {vul.value}), which scores {score} to NS")
+                "score_ns",
+                f"score_ns {score_text} does not match {play} on board {board} "
+                f"(vulnerable: {vul.value}), which scores {score} to NS",
+            )
         return board, TravellerLine(ns, ew, score, None, group, play, rnd)
     if score_text:
         try:
             score = int(score_text)
         except ValueError:
-            raise ScoringInputError("score_ns", f"score_ns {score_text!r} must be a whole "
-                                    "number") from None
+            raise ScoringInputError(
+                "score_ns", f"score_ns {score_text!r} must be a whole number"
+            ) from None
         if score not in possible_ns_scores(vul):
             raise ScoringInputError(
-                "score_ns", f"score_ns {score} is not a possible NS score on board {board} "
-                f"(vulnerable: {vul.value})")
+                "score_ns",
+                f"score_ns {score} is not a possible NS score on board {board} "
+                f"(vulnerable: {vul.value})",
+            )
         return board, TravellerLine(ns, ew, score, None, group, None, rnd)
     raise ScoringInputError("contract", "the row has no contract, score_ns or adjusted score")
 
@@ -90,8 +96,16 @@ def parse_travellers(text: str, path: str = "<travellers>", winners: int = 2) ->
     header = [h.strip().lower() for h in (reader.fieldnames or [])]
     missing = [c for c in REQUIRED if c not in header]
     if missing:
-        raise TravellerFileError(path, [FileProblem(1, f"missing column(s): {', '.join(missing)}"
-                                                    f"; the header needs {','.join(REQUIRED)}")])
+        raise TravellerFileError(
+            path,
+            [
+                FileProblem(
+                    1,
+                    f"missing column(s): {', '.join(missing)}"
+                    f"; the header needs {','.join(REQUIRED)}",
+                )
+            ],
+        )
     reader.fieldnames = header
     problems: list[FileProblem] = []
     boards: dict[int, list[TravellerLine]] = {}
@@ -107,16 +121,20 @@ def parse_travellers(text: str, path: str = "<travellers>", winners: int = 2) ->
             problems.append(FileProblem(lineno, e.message))
             continue
         if winners == 1 and line.ns == line.ew:
-            problems.append(FileProblem(
-                lineno, f"pair {line.ns} cannot sit both NS and EW on board {board}"))
+            problems.append(
+                FileProblem(lineno, f"pair {line.ns} cannot sit both NS and EW on board {board}")
+            )
             continue
         clash = False
         for number, side in ((line.ns, "NS"), (line.ew, "EW")):
             key = (board, side if winners == 2 else None, number)
             if key in seats:
                 who = f"{side} pair {number}" if winners == 2 else f"pair {number}"
-                problems.append(FileProblem(
-                    lineno, f"{who} already has a result on board {board} (line {seats[key]})"))
+                problems.append(
+                    FileProblem(
+                        lineno, f"{who} already has a result on board {board} (line {seats[key]})"
+                    )
+                )
                 clash = True
             else:
                 seats[key] = lineno

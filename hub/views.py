@@ -26,8 +26,7 @@ from scoring.traveller import Artificial, Traveller, TravellerLine
 _PLAYS: dict[tuple[str, str | None, int | None, int], tuple[int, Play]] = {}
 
 
-def _play(contract: str, declarer: str | None, tricks: int | None, board: int) -> tuple[
-        int, Play]:
+def _play(contract: str, declarer: str | None, tricks: int | None, board: int) -> tuple[int, Play]:
     """NS score and play of a contract result, memoised (a session repeats few of them)."""
     key = (contract, declarer, tricks, (board - 1) % 16)
     hit = _PLAYS.get(key)
@@ -41,14 +40,17 @@ def _play(contract: str, declarer: str | None, tricks: int | None, board: int) -
 def traveller_line(r: StoredResult | LiveLine) -> TravellerLine:
     """A stored result as a traveller line (its NS score from the contract and tricks)."""
     if r.adjusted:
-        return TravellerLine(r.ns_pair, r.ew_pair, None, Artificial.parse(r.adjusted),
-                             round=r.round)
+        return TravellerLine(
+            r.ns_pair, r.ew_pair, None, Artificial.parse(r.adjusted), round=r.round
+        )
     if r.contract:
         score, play = _play(r.contract, r.declarer, r.tricks, r.board)
         return TravellerLine(r.ns_pair, r.ew_pair, score, None, 0, play, r.round)
     if r.score_ns is None:
-        raise ValueError(f"the result at table {r.table}, round {r.round}, board {r.board} "
-                         "has no contract, score or adjustment")
+        raise ValueError(
+            f"the result at table {r.table}, round {r.round}, board {r.board} "
+            "has no contract, score or adjustment"
+        )
     return TravellerLine(r.ns_pair, r.ew_pair, r.score_ns, round=r.round)
 
 
@@ -70,8 +72,9 @@ class SectionView:
     team_standings: list[TeamStanding]
 
 
-def pairs_view(event: EventFile, section: str, movement: Movement,
-               results: Sequence[StoredResult | LiveLine]) -> SectionView:
+def pairs_view(
+    event: EventFile, section: str, movement: Movement, results: Sequence[StoredResult | LiveLine]
+) -> SectionView:
     rules = event.pairs_rules()
     scored = [score_board(t, rules) for t in travellers(results)]
     tally = Tally(kind_of(rules), movement.layout.winners)
@@ -81,8 +84,9 @@ def pairs_view(event: EventFile, section: str, movement: Movement,
     return SectionView(section, movement, scored, tally, table, [], [])
 
 
-def teams_view(event: EventFile, section: str, movement: Movement,
-               results: Sequence[StoredResult | LiveLine]) -> SectionView:
+def teams_view(
+    event: EventFile, section: str, movement: Movement, results: Sequence[StoredResult | LiveLine]
+) -> SectionView:
     """Matches from the two tables of each match (open: home NS; closed: home EW)."""
     live = {(r.table, r.round, r.board): traveller_line(r) for r in results}
     scale = load_scale(event.rules.vp_scale)

@@ -54,10 +54,30 @@ class Vulnerability(Enum):
 
 
 # Vulnerability of boards 1..16; the cycle repeats every 16 boards.
-_VUL_CYCLE = ("0", "NS", "EW", "B", "NS", "EW", "B", "0",
-              "EW", "B", "0", "NS", "B", "0", "NS", "EW")
-_VUL_BY_CODE = {"0": Vulnerability.NONE, "NS": Vulnerability.NS, "EW": Vulnerability.EW,
-                "B": Vulnerability.BOTH}
+_VUL_CYCLE = (
+    "0",
+    "NS",
+    "EW",
+    "B",
+    "NS",
+    "EW",
+    "B",
+    "0",
+    "EW",
+    "B",
+    "0",
+    "NS",
+    "B",
+    "0",
+    "NS",
+    "EW",
+)
+_VUL_BY_CODE = {
+    "0": Vulnerability.NONE,
+    "NS": Vulnerability.NS,
+    "EW": Vulnerability.EW,
+    "B": Vulnerability.BOTH,
+}
 
 
 def _check_board(board: int) -> None:

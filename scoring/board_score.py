@@ -72,8 +72,16 @@ class BoardScore:
             if self.kind is ScoreKind.MATCHPOINTS:
                 assert self.top is not None
                 top = Fraction(int(self.top[i]), 2 if self.half_points else 1)
-                out.append(ScoredLine(line, self.score(i, Side.NS), self.score(i, Side.EW),
-                                      self.points(i, Side.NS), self.points(i, Side.EW), top))
+                out.append(
+                    ScoredLine(
+                        line,
+                        self.score(i, Side.NS),
+                        self.score(i, Side.EW),
+                        self.points(i, Side.NS),
+                        self.points(i, Side.EW),
+                        top,
+                    )
+                )
             else:
                 out.append(ScoredLine(line, self.score(i, Side.NS), self.score(i, Side.EW)))
         return out

@@ -45,8 +45,9 @@ class DropRule:
         if m:
             pct = Fraction(m.group(1))
             if pct >= 50:
-                raise ScoringInputError("butler_drop", f"dropping {raw} at each end leaves "
-                                        "nothing: use less than 50%")
+                raise ScoringInputError(
+                    "butler_drop", f"dropping {raw} at each end leaves nothing: use less than 50%"
+                )
             return cls(percent=pct)
         if raw.isdigit():
             return cls(count=int(raw))
@@ -75,7 +76,7 @@ def datum(scores: np.ndarray, rules: ButlerRules) -> int:
     """The board's datum: drop the extremes, average, round to a multiple of 10."""
     ordered = np.sort(scores)
     k = rules.drop.at_each_end(ordered.size)
-    kept = ordered[k: ordered.size - k]
+    kept = ordered[k : ordered.size - k]
     mean = Fraction(int(kept.sum()), int(kept.size)) / 10
     tens = round_half_even(mean) if rules.rounding is DatumRounding.EVEN else round_half_away(mean)
     return tens * 10

@@ -38,11 +38,17 @@ class Doubling(Enum):
 
 
 _STRAIN_ALIASES = {
-    "C": Strain.CLUBS, "♣": Strain.CLUBS,
-    "D": Strain.DIAMONDS, "♦": Strain.DIAMONDS,
-    "H": Strain.HEARTS, "♥": Strain.HEARTS,
-    "S": Strain.SPADES, "♠": Strain.SPADES,
-    "N": Strain.NOTRUMP, "NT": Strain.NOTRUMP, "SA": Strain.NOTRUMP,
+    "C": Strain.CLUBS,
+    "♣": Strain.CLUBS,
+    "D": Strain.DIAMONDS,
+    "♦": Strain.DIAMONDS,
+    "H": Strain.HEARTS,
+    "♥": Strain.HEARTS,
+    "S": Strain.SPADES,
+    "♠": Strain.SPADES,
+    "N": Strain.NOTRUMP,
+    "NT": Strain.NOTRUMP,
+    "SA": Strain.NOTRUMP,
 }
 _CONTRACT_RE = re.compile(r"^([1-7])(NT|SA|[CDHSN♣♦♥♠])(XX|X|\*\*|\*)?$")
 _PASS_WORDS = {"PASS", "P", "AP", "PASSED"}
@@ -86,8 +92,13 @@ def parse_contract(text: str) -> Contract | None:
             "if doubled (e.g. 3NT, 4HX, 6SXX), or PASS",
         )
     level, strain, dbl = m.groups()
-    doubling = {None: Doubling.NONE, "X": Doubling.DOUBLED, "*": Doubling.DOUBLED,
-                "XX": Doubling.REDOUBLED, "**": Doubling.REDOUBLED}[dbl]
+    doubling = {
+        None: Doubling.NONE,
+        "X": Doubling.DOUBLED,
+        "*": Doubling.DOUBLED,
+        "XX": Doubling.REDOUBLED,
+        "**": Doubling.REDOUBLED,
+    }[dbl]
     return Contract(int(level), _STRAIN_ALIASES[strain], doubling)
 
 
@@ -166,15 +177,16 @@ def parse_play(contract: str, declarer: str = "", result: str = "") -> Play:
     parsed = parse_contract(contract)
     if parsed is None:
         if (result or "").strip() not in ("", "="):
-            raise ScoringInputError(
-                "result", f"a passed-out board has no result, got {result!r}"
-            )
+            raise ScoringInputError("result", f"a passed-out board has no result, got {result!r}")
         return Play(None)
     if not (declarer or "").strip():
         raise ScoringInputError("declarer", f"{parsed} needs a declarer: N, E, S or W")
     seat = Seat.parse(declarer)
     if len(declarer.strip()) != 1 and declarer.strip().upper() not in (
-        "NORTH", "EAST", "SOUTH", "WEST"
+        "NORTH",
+        "EAST",
+        "SOUTH",
+        "WEST",
     ):
         raise ScoringInputError(
             "declarer", f"declarer {declarer!r} is not a seat: use N, E, S or W"

@@ -17,8 +17,9 @@ def normalise_card(text: str) -> str:
     if len(raw) == 2 and raw[0] in RANKS and raw[1] in SUITS:
         raw = raw[1] + raw[0]
     if len(raw) != 2 or raw[0] not in SUITS or raw[1] not in RANKS:
-        raise ScoringInputError("lead", f"lead {text!r} is not a card: write suit then rank, "
-                                "e.g. HA, S10")
+        raise ScoringInputError(
+            "lead", f"lead {text!r} is not a card: write suit then rank, e.g. HA, S10"
+        )
     return raw
 
 
@@ -38,7 +39,8 @@ def parse_deal(pbn: str) -> dict[Seat, frozenset[str]]:
         if len(suits) != 4:
             raise ScoringInputError("deal", f"hand {hand!r} needs four suits")
         out[Seat((start.value + k) % 4)] = frozenset(
-            s + r for s, ranks in zip(SUITS, suits, strict=True) for r in ranks)
+            s + r for s, ranks in zip(SUITS, suits, strict=True) for r in ranks
+        )
     return out
 
 

@@ -10,8 +10,30 @@ from scoring.numbers import round_half_away
 
 # Lower bound of each IMP step: IMPs = how many of these are <= |difference|.
 IMP_THRESHOLDS: tuple[int, ...] = (
-    20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900,
-    1100, 1300, 1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000,
+    20,
+    50,
+    90,
+    130,
+    170,
+    220,
+    270,
+    320,
+    370,
+    430,
+    500,
+    600,
+    750,
+    900,
+    1100,
+    1300,
+    1500,
+    1750,
+    2000,
+    2250,
+    2500,
+    3000,
+    3500,
+    4000,
 )
 _THRESH = np.array(IMP_THRESHOLDS, dtype=np.int64)
 

@@ -72,8 +72,9 @@ def score_matchpoints(traveller: Traveller, rules: MatchpointRules | None = None
     n_lines = len(traveller)
     expected = rules.expected if rules.expected is not None else n_lines
     if expected < 1:
-        raise ScoringInputError("expected", f"expected results per board must be ≥ 1, "
-                                f"got {expected}")
+        raise ScoringInputError(
+            "expected", f"expected results per board must be ≥ 1, got {expected}"
+        )
     top = 2 * (expected - 1)
     ns_num = np.zeros(n_lines, np.int64)
     ew_num = np.zeros(n_lines, np.int64)
@@ -117,5 +118,6 @@ def score_matchpoints(traveller: Traveller, rules: MatchpointRules | None = None
         tops[flat] = 2
         ns_num[flat] = den[flat]
         ew_num[flat] = den[flat]
-    return BoardScore(traveller, ScoreKind.MATCHPOINTS, ns_num, ew_num, den, tops,
-                      rules.half_points)
+    return BoardScore(
+        traveller, ScoreKind.MATCHPOINTS, ns_num, ew_num, den, tops, rules.half_points
+    )

@@ -43,7 +43,8 @@ class PenaltyStep:
 
     def contains(self, minutes: Fraction) -> bool:
         return minutes > self.above_minutes and (
-            self.up_to_minutes is None or minutes <= self.up_to_minutes)
+            self.up_to_minutes is None or minutes <= self.up_to_minutes
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +64,10 @@ class Penalty:
         if self.unit is PenaltyUnit.FORFEIT:
             return "forfeit"
         amount = f"{float(self.amount):g}"
-        unit = {PenaltyUnit.PERCENT_OF_TOP: "% of a top",
-                PenaltyUnit.BOARDS_REMOVED: " board(s) removed"}.get(
-            self.unit, f" {self.unit.value}")
+        unit = {
+            PenaltyUnit.PERCENT_OF_TOP: "% of a top",
+            PenaltyUnit.BOARDS_REMOVED: " board(s) removed",
+        }.get(self.unit, f" {self.unit.value}")
         return f"{amount}{unit}"
 
 
@@ -77,8 +79,9 @@ class PenaltyScale:
     repeat_minimum: Penalty | None = None
     opponent_imps_per_board_removed: Fraction = Fraction(0)
 
-    def penalty(self, minutes: Fraction | float | int, offence: int = 1,
-                boards_unfinished: int = 0) -> Penalty | None:
+    def penalty(
+        self, minutes: Fraction | float | int, offence: int = 1, boards_unfinished: int = 0
+    ) -> Penalty | None:
         """The proposed penalty for ``minutes`` late (None when not late).
 
         ``offence`` counts this contestant's offences of this kind, 1 for the first.
@@ -92,12 +95,16 @@ class PenaltyScale:
             if offence <= 1 and step.first_offence is not None:
                 return Penalty(Fraction(0), step.first_offence, k, "first offence")
             started = math.ceil((m - step.above_minutes) / step.interval_minutes)
-            amount = (step.penalty + step.per_started * started
-                      + step.per_board_unfinished * boards_unfinished)
+            amount = (
+                step.penalty
+                + step.per_started * started
+                + step.per_board_unfinished * boards_unfinished
+            )
             proposed = Penalty(amount, step.unit, k)
             return self._at_least_repeat_minimum(proposed, offence)
-        return Penalty(Fraction(0), self.beyond, None, f"beyond {self.steps[-1].up_to_minutes}"
-                       " minutes")
+        return Penalty(
+            Fraction(0), self.beyond, None, f"beyond {self.steps[-1].up_to_minutes} minutes"
+        )
 
     def _at_least_repeat_minimum(self, p: Penalty, offence: int) -> Penalty:
         low = self.repeat_minimum
@@ -125,8 +132,16 @@ def _unit(value: Any, path: str) -> PenaltyUnit:
         raise ScoringInputError(path, f"{path}: unit {value!r} is not one of {allowed}") from None
 
 
-_STEP_KEYS = {"above_minutes", "up_to_minutes", "penalty", "unit", "per_started",
-              "interval_minutes", "per_board_unfinished", "first_offence"}
+_STEP_KEYS = {
+    "above_minutes",
+    "up_to_minutes",
+    "penalty",
+    "unit",
+    "per_started",
+    "interval_minutes",
+    "per_board_unfinished",
+    "first_offence",
+}
 
 
 def scale_from_data(data: Mapping[str, Any], path: str = "scale") -> PenaltyScale:
@@ -142,8 +157,9 @@ def scale_from_data(data: Mapping[str, Any], path: str = "scale") -> PenaltyScal
             raise ScoringInputError(sp, f"{sp}: a table is required")
         unknown = set(s) - _STEP_KEYS
         if unknown:
-            raise ScoringInputError(f"{sp}.{sorted(unknown)[0]}",
-                                    f"{sp}.{sorted(unknown)[0]}: unknown key")
+            raise ScoringInputError(
+                f"{sp}.{sorted(unknown)[0]}", f"{sp}.{sorted(unknown)[0]}: unknown key"
+            )
         for key in ("above_minutes", "unit"):
             if key not in s:
                 raise ScoringInputError(f"{sp}.{key}", f"{sp}.{key}: required")
@@ -153,20 +169,27 @@ def scale_from_data(data: Mapping[str, Any], path: str = "scale") -> PenaltyScal
             raise ScoringInputError(
                 f"{sp}.above_minutes",
                 f"{sp}.above_minutes: bands must follow on without gaps; expected "
-                f"{prev_to if prev_to is not None else 'no band after an open-ended one'}")
+                f"{prev_to if prev_to is not None else 'no band after an open-ended one'}",
+            )
         if up_to is not None and up_to <= above:
-            raise ScoringInputError(f"{sp}.up_to_minutes",
-                                    f"{sp}.up_to_minutes: must be more than above_minutes")
+            raise ScoringInputError(
+                f"{sp}.up_to_minutes", f"{sp}.up_to_minutes: must be more than above_minutes"
+            )
         interval = _frac(s.get("interval_minutes", 1), f"{sp}.interval_minutes")
         if interval <= 0:
             raise ScoringInputError(f"{sp}.interval_minutes", f"{sp}.interval_minutes: must be > 0")
-        steps.append(PenaltyStep(
-            above, up_to, _frac(s.get("penalty", 0), f"{sp}.penalty"),
-            _unit(s["unit"], f"{sp}.unit"),
-            _frac(s.get("per_started", 0), f"{sp}.per_started"), interval,
-            _frac(s.get("per_board_unfinished", 0), f"{sp}.per_board_unfinished"),
-            _unit(s["first_offence"], f"{sp}.first_offence") if "first_offence" in s else None,
-        ))
+        steps.append(
+            PenaltyStep(
+                above,
+                up_to,
+                _frac(s.get("penalty", 0), f"{sp}.penalty"),
+                _unit(s["unit"], f"{sp}.unit"),
+                _frac(s.get("per_started", 0), f"{sp}.per_started"),
+                interval,
+                _frac(s.get("per_board_unfinished", 0), f"{sp}.per_board_unfinished"),
+                _unit(s["first_offence"], f"{sp}.first_offence") if "first_offence" in s else None,
+            )
+        )
         prev_to = up_to
     repeat = None
     if "repeat_minimum" in data:
@@ -174,13 +197,14 @@ def scale_from_data(data: Mapping[str, Any], path: str = "scale") -> PenaltyScal
         rp = f"{path}.repeat_minimum"
         if not isinstance(r, Mapping) or "penalty" not in r or "unit" not in r:
             raise ScoringInputError(rp, f"{rp}: a table with penalty and unit is required")
-        repeat = Penalty(_frac(r["penalty"], f"{rp}.penalty"), _unit(r["unit"], f"{rp}.unit"),
-                         None)
+        repeat = Penalty(_frac(r["penalty"], f"{rp}.penalty"), _unit(r["unit"], f"{rp}.unit"), None)
     return PenaltyScale(
         name=str(data.get("name", path)),
         steps=tuple(steps),
         beyond=_unit(data.get("beyond", "td_decides"), f"{path}.beyond"),
         repeat_minimum=repeat,
-        opponent_imps_per_board_removed=_frac(data.get("opponent_imps_per_board_removed", 0),
-                                              f"{path}.opponent_imps_per_board_removed"),
+        opponent_imps_per_board_removed=_frac(
+            data.get("opponent_imps_per_board_removed", 0),
+            f"{path}.opponent_imps_per_board_removed",
+        ),
     )

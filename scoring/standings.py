@@ -85,7 +85,9 @@ class Tally:
         self._keys: list[PairKey] = []
         # pair number → index, one array per direction (both the same at one winner)
         self._lookup: dict[Side, np.ndarray] = {
-            Side.NS: np.full(0, -1, np.int64), Side.EW: np.full(0, -1, np.int64)}
+            Side.NS: np.full(0, -1, np.int64),
+            Side.EW: np.full(0, -1, np.int64),
+        }
         self._sums: dict[int, np.ndarray] = {}
         self._tops = np.zeros(0, np.int64)
         self._boards = np.zeros(0, np.int64)
@@ -148,7 +150,8 @@ class Tally:
         if s.top is not None:
             tops = np.concatenate([s.top, s.top])
             self._tops += sign * np.rint(np.bincount(idx, weights=tops, minlength=size)).astype(
-                np.int64)
+                np.int64
+            )
         self._boards += sign * np.bincount(idx, minlength=size)
 
     def set_board(self, score: BoardScore) -> None:
@@ -181,8 +184,9 @@ class Tally:
         for i, key in enumerate(self._keys):
             if self._boards[i] == 0:
                 continue
-            points = sum((Fraction(int(a[i]), d) for d, a in self._sums.items() if a[i]),
-                         Fraction(0)) + self._adjustments.get(key, Fraction(0))
+            points = sum(
+                (Fraction(int(a[i]), d) for d, a in self._sums.items() if a[i]), Fraction(0)
+            ) + self._adjustments.get(key, Fraction(0))
             if self.kind is ScoreKind.MATCHPOINTS:
                 out.append(PairTotal(key, points, int(self._tops[i]), int(self._boards[i])))
             else:
@@ -254,12 +258,14 @@ def _pair_primitives(tally: Tally) -> dict:
         out = {}
         for p in group:
             opp = tally.opponents_on(p)
-            out[p] = sum((v for b, v in scores(p).items() if opp.get(b) in members),
-                         Fraction(0))
+            out[p] = sum((v for b, v in scores(p).items() if opp.get(b) in members), Fraction(0))
         return out
 
-    return {"boards_with_positive_imps": boards_with_positive_imps,
-            "boards_won_between": boards_won_between, "h2h_score": h2h_score}
+    return {
+        "boards_with_positive_imps": boards_with_positive_imps,
+        "boards_won_between": boards_won_between,
+        "h2h_score": h2h_score,
+    }
 
 
 def standings(
@@ -291,8 +297,14 @@ def standings_by_direction(
     prims = _pair_primitives(tally)
     for direction in ("NS", "EW"):
         group = [t for t in totals if t.pair.direction == direction]
-        placed = place_entrants([t.pair for t in group], {t.pair: t.total for t in group},
-                                tie_breaks, prims, lot_seed, natural=lambda p: p.number)
+        placed = place_entrants(
+            [t.pair for t in group],
+            {t.pair: t.total for t in group},
+            tie_breaks,
+            prims,
+            lot_seed,
+            natural=lambda p: p.number,
+        )
         by_key = {t.pair: t for t in group}
         out[direction] = [Standing(by_key[p.key], p) for p in placed]
     return out

@@ -19,8 +19,13 @@ from dataclasses import dataclass
 from scoring.board import Seat, Side
 from scoring.contract import Contract, Strain
 
-STRAIN_NAMES = {Strain.CLUBS: "clubs", Strain.DIAMONDS: "diamonds", Strain.HEARTS: "hearts",
-                Strain.SPADES: "spades", Strain.NOTRUMP: "no-trumps"}
+STRAIN_NAMES = {
+    Strain.CLUBS: "clubs",
+    Strain.DIAMONDS: "diamonds",
+    Strain.HEARTS: "hearts",
+    Strain.SPADES: "spades",
+    Strain.NOTRUMP: "no-trumps",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +52,7 @@ class PlayedResult:
         return f"{self.contract} by {self.declarer.name} taking {self.tricks}"
 
 
-def opposite_sides(results: Iterable[PlayedResult], limits: SuspicionLimits
-                   ) -> dict[Hashable, str]:
+def opposite_sides(results: Iterable[PlayedResult], limits: SuspicionLimits) -> dict[Hashable, str]:
     """The results flagged because the other side declared the same strain elsewhere with
     too many tricks between them; each with the reason for the director."""
     by_strain: dict[Strain, list[PlayedResult]] = {}
@@ -63,8 +67,10 @@ def opposite_sides(results: Iterable[PlayedResult], limits: SuspicionLimits
             continue
         best_ns = max(ns, key=lambda r: r.tricks)
         best_ew = max(ew, key=lambda r: r.tricks)
-        for mine, best, others, flagged in ((ns, best_ew, ew, len(ns) <= len(ew)),
-                                            (ew, best_ns, ns, len(ew) <= len(ns))):
+        for mine, best, others, flagged in (
+            (ns, best_ew, ew, len(ns) <= len(ew)),
+            (ew, best_ns, ns, len(ew) <= len(ns)),
+        ):
             if not flagged:
                 continue
             side = "EW" if others is ew else "NS"
@@ -74,25 +80,31 @@ def opposite_sides(results: Iterable[PlayedResult], limits: SuspicionLimits
                         f"{r.describe()}, but {side} declared {STRAIN_NAMES[strain]} at "
                         f"{len(others)} table{'s' * (len(others) != 1)} ({best.describe()}): "
                         f"{r.tricks + best.tricks} tricks between the sides, more than "
-                        f"{limit}; check the declarer")
+                        f"{limit}; check the declarer"
+                    )
     return flags
 
 
-def double_dummy(results: Iterable[PlayedResult], makeable: Mapping[tuple[Seat, Strain], int],
-                 limit: int) -> dict[Hashable, str]:
+def double_dummy(
+    results: Iterable[PlayedResult], makeable: Mapping[tuple[Seat, Strain], int], limit: int
+) -> dict[Hashable, str]:
     """The results whose tricks are more than ``limit`` away from double dummy."""
     flags: dict[Hashable, str] = {}
     for r in results:
         dd = makeable.get((r.declarer, r.contract.strain))
         if dd is not None and abs(r.tricks - dd) > limit:
-            flags[r.key] = (f"{r.describe()}, double dummy {dd}: {abs(r.tricks - dd)} tricks "
-                            f"apart, more than {limit}; check the result and the board")
+            flags[r.key] = (
+                f"{r.describe()}, double dummy {dd}: {abs(r.tricks - dd)} tricks "
+                f"apart, more than {limit}; check the result and the board"
+            )
     return flags
 
 
-def suspicious(results: Iterable[PlayedResult], limits: SuspicionLimits,
-               makeable: Mapping[tuple[Seat, Strain], int] | None = None
-               ) -> dict[Hashable, str]:
+def suspicious(
+    results: Iterable[PlayedResult],
+    limits: SuspicionLimits,
+    makeable: Mapping[tuple[Seat, Strain], int] | None = None,
+) -> dict[Hashable, str]:
     """Every flagged result on a board with its reasons (both checks)."""
     played = list(results)
     flags = opposite_sides(played, limits)

@@ -112,17 +112,25 @@ def score_match(
     if scale is not None and scored:
         margin = (home + hco) - (away + aco)
         tp = home_pts - away_pts
-        vp_h, vp_a = match_vps(scale, len(scored), margin,
-                               a_won_total_points=None if tp == 0 else tp > 0,
-                               interpolate=interpolate)
+        vp_h, vp_a = match_vps(
+            scale,
+            len(scored),
+            margin,
+            a_won_total_points=None if tp == 0 else tp > 0,
+            interpolate=interpolate,
+        )
     return MatchResult(
         boards_scored=len(scored),
-        home_imps=home, away_imps=away,
-        home_carry_over=hco, away_carry_over=aco,
-        home_vp=vp_h, away_vp=vp_a,
+        home_imps=home,
+        away_imps=away,
+        home_carry_over=hco,
+        away_carry_over=aco,
+        home_vp=vp_h,
+        away_vp=vp_a,
         home_boards_won=sum(1 for n in nets if n > 0),
         away_boards_won=sum(1 for n in nets if n < 0),
-        home_points=home_pts, away_points=away_pts,
+        home_points=home_pts,
+        away_points=away_pts,
     )
 
 

@@ -16,8 +16,16 @@ from fractions import Fraction
 from scoring.team_match import MatchResult
 from scoring.tie_break import Placed, TieBreakFn, place_entrants
 
-TEAM_TIE_BREAKS = ("imp_quotient", "total_point_quotient", "h2h_vp", "h2h_imps",
-                   "h2h_boards_won", "h2h_total_points", "swiss_points", "lot")
+TEAM_TIE_BREAKS = (
+    "imp_quotient",
+    "total_point_quotient",
+    "h2h_vp",
+    "h2h_imps",
+    "h2h_boards_won",
+    "h2h_total_points",
+    "swiss_points",
+    "lot",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +51,19 @@ class TeamRecord:
 
     @property
     def imp_quotient(self) -> Fraction | float:
-        return Fraction(self.imps_won / self.imps_lost) if self.imps_lost else (
-            math.inf if self.imps_won else Fraction(1))
+        return (
+            Fraction(self.imps_won / self.imps_lost)
+            if self.imps_lost
+            else (math.inf if self.imps_won else Fraction(1))
+        )
 
     @property
     def total_point_quotient(self) -> Fraction | float:
-        return Fraction(self.points_won, self.points_lost) if self.points_lost else (
-            math.inf if self.points_won else Fraction(1))
+        return (
+            Fraction(self.points_won, self.points_lost)
+            if self.points_lost
+            else (math.inf if self.points_won else Fraction(1))
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +78,26 @@ class TeamStanding:
 
 def _sides(m: PlayedMatch) -> tuple[tuple, tuple]:
     r = m.result
-    home = (m.home, m.away, r.home_vp or 0, r.home_imps + r.home_carry_over,
-            r.away_imps + r.away_carry_over, r.home_points, r.away_points, r.home_boards_won)
-    away = (m.away, m.home, r.away_vp or 0, r.away_imps + r.away_carry_over,
-            r.home_imps + r.home_carry_over, r.away_points, r.home_points, r.away_boards_won)
+    home = (
+        m.home,
+        m.away,
+        r.home_vp or 0,
+        r.home_imps + r.home_carry_over,
+        r.away_imps + r.away_carry_over,
+        r.home_points,
+        r.away_points,
+        r.home_boards_won,
+    )
+    away = (
+        m.away,
+        m.home,
+        r.away_vp or 0,
+        r.away_imps + r.away_carry_over,
+        r.home_imps + r.home_carry_over,
+        r.away_points,
+        r.home_points,
+        r.away_boards_won,
+    )
     return home, away
 
 
@@ -109,6 +139,7 @@ def team_standings(
                     for side in _sides(m):
                         out[side[0]] += side[index]
             return {t: out[t] for t in group}
+
         return fn
 
     def h2h_imps(group: Sequence[Hashable]) -> dict[Hashable, Fraction]:
@@ -137,9 +168,15 @@ def team_standings(
         "h2h_boards_won": h2h(7),
         "h2h_total_points": h2h_points,
         "swiss_points": lambda g: {
-            t: sum((recs[o].vp for o in recs[t].opponents if o in recs), Fraction(0))
-            for t in g},
+            t: sum((recs[o].vp for o in recs[t].opponents if o in recs), Fraction(0)) for t in g
+        },
     }
-    placed = place_entrants(list(recs), {t: r.vp for t, r in recs.items()}, tie_breaks,
-                            primitives, lot_seed, natural=str)
+    placed = place_entrants(
+        list(recs),
+        {t: r.vp for t, r in recs.items()},
+        tie_breaks,
+        primitives,
+        lot_seed,
+        natural=str,
+    )
     return [TeamStanding(recs[p.key], p) for p in placed]

@@ -56,8 +56,9 @@ def place_entrants(
     primitives = primitives or {}
     for name in chain:
         if name != "lot" and name not in primitives:
-            raise ValueError(f"unknown tie-break {name!r}: known are "
-                             f"{', '.join(sorted([*primitives, 'lot']))}")
+            raise ValueError(
+                f"unknown tie-break {name!r}: known are {', '.join(sorted([*primitives, 'lot']))}"
+            )
     out: list[Placed] = []
 
     def resolve(group: list[K], step: int, decided: str | None) -> None:

@@ -24,8 +24,14 @@ class Token(Enum):
 Award = Fraction | Token
 """One side's artificial award: a percentage, or a token the event converts."""
 
-_TOKENS = {"A+": Token.AVE_PLUS, "A": Token.AVE, "A-": Token.AVE_MINUS,
-           "AVE+": Token.AVE_PLUS, "AVE": Token.AVE, "AVE-": Token.AVE_MINUS}
+_TOKENS = {
+    "A+": Token.AVE_PLUS,
+    "A": Token.AVE,
+    "A-": Token.AVE_MINUS,
+    "AVE+": Token.AVE_PLUS,
+    "AVE": Token.AVE,
+    "AVE-": Token.AVE_MINUS,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +93,9 @@ class TravellerLine:
 
     def __post_init__(self) -> None:
         if self.ns < 1 or self.ew < 1:
-            raise ScoringInputError("pair", f"pair numbers are 1 or more, got {self.ns} and "
-                                    f"{self.ew}")
+            raise ScoringInputError(
+                "pair", f"pair numbers are 1 or more, got {self.ns} and {self.ew}"
+            )
         if (self.score_ns is None) == (self.artificial is None):
             raise ScoringInputError(
                 "score_ns", "a result has either a score or an artificial adjusted score"
@@ -122,11 +129,14 @@ class Traveller:
     def with_line(self, line: TravellerLine) -> Traveller:
         """This traveller with one more result: O(n) copies, no per-line Python work."""
         return Traveller(
-            self.board, (*self.lines, line),
+            self.board,
+            (*self.lines, line),
             np.append(self.scores, 0 if line.score_ns is None else line.score_ns),
             np.append(self.real, line.artificial is None),
             np.append(self.groups, line.group),
-            np.append(self.ns_pairs, line.ns), np.append(self.ew_pairs, line.ew))
+            np.append(self.ns_pairs, line.ns),
+            np.append(self.ew_pairs, line.ew),
+        )
 
     def up_to_round(self, last_round: int) -> Traveller:
         """The results of rounds 1..``last_round`` (lines without a round are kept)."""

@@ -204,13 +204,15 @@ def parse_vp_table(text: str, name: str = "table") -> TableScale:
         for k, band in enumerate(bands):
             if band.imps_from != expect:
                 raise ScoringInputError(
-                    "vp_table", f"{label}: bands must be contiguous from 0; "
-                    f"expected a band from {expect} IMPs, found {band.imps_from}"
+                    "vp_table",
+                    f"{label}: bands must be contiguous from 0; "
+                    f"expected a band from {expect} IMPs, found {band.imps_from}",
                 )
             if k > 0 and (band.winner < bands[k - 1].winner or band.loser > bands[k - 1].loser):
                 raise ScoringInputError(
-                    "vp_table", f"{label}: VPs must not favour the loser more at "
-                    f"{band.imps_from} IMPs than at smaller margins"
+                    "vp_table",
+                    f"{label}: VPs must not favour the loser more at "
+                    f"{band.imps_from} IMPs than at smaller margins",
                 )
             if band.imps_to is None:
                 if k != len(bands) - 1:

@@ -18,10 +18,21 @@ from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
 
 
-async def run_room(tables: int, stations: int, section: str, speed: float, seed: int,
-                   slow_tables: int, wrong_board_rate: float, correction_rate: float,
-                   td_call_rate: float, faults: Faults, folder: Path, listen: str | None,
-                   duration: float | None) -> list[VirtualBaseStation]:
+async def run_room(
+    tables: int,
+    stations: int,
+    section: str,
+    speed: float,
+    seed: int,
+    slow_tables: int,
+    wrong_board_rate: float,
+    correction_rate: float,
+    td_call_rate: float,
+    faults: Faults,
+    folder: Path,
+    listen: str | None,
+    duration: float | None,
+) -> list[VirtualBaseStation]:
     room: list[VirtualBaseStation] = []
     per_station = -(-tables // stations)
     for k in range(stations):
@@ -34,14 +45,20 @@ async def run_room(tables: int, stations: int, section: str, speed: float, seed:
         first = k * per_station + 1
         for table in range(first, min(tables, first + per_station - 1) + 1):
             slow = table > tables - slow_tables
-            bot = PlayerBot(seed=seed * 1000 + table, minutes_per_board=9.5 if slow else 7.0,
-                            wrong_board_rate=wrong_board_rate, correction_rate=correction_rate,
-                            td_call_rate=td_call_rate)
-            station.add_terminal(VirtualTerminal(table, f"BM-{table:04d}", section, table, bot,
-                                                 speed=speed))
+            bot = PlayerBot(
+                seed=seed * 1000 + table,
+                minutes_per_board=9.5 if slow else 7.0,
+                wrong_board_rate=wrong_board_rate,
+                correction_rate=correction_rate,
+                td_call_rate=td_call_rate,
+            )
+            station.add_terminal(
+                VirtualTerminal(table, f"BM-{table:04d}", section, table, bot, speed=speed)
+            )
         room.append(station)
-        click.echo(f"base station {station.serial} ({len(station.terminals)} terminals): "
-                   f"{line.url}", )
+        click.echo(
+            f"base station {station.serial} ({len(station.terminals)} terminals): {line.url}",
+        )
     for station in room:
         station.start()
     stop = asyncio.Event()
@@ -59,41 +76,92 @@ async def run_room(tables: int, stations: int, section: str, speed: float, seed:
 
 @click.command("simulate")
 @click.option("--tables", type=click.IntRange(1, 5000), default=12, show_default=True)
-@click.option("--stations", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Base stations the tables are spread over.")
+@click.option(
+    "--stations",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Base stations the tables are spread over.",
+)
 @click.option("--section", default="A", show_default=True)
-@click.option("--speed", type=float, default=1.0, show_default=True,
-              help="Time factor: 60 plays a 7-minute board in 7 seconds.")
+@click.option(
+    "--speed",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="Time factor: 60 plays a 7-minute board in 7 seconds.",
+)
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--slow-tables", type=click.IntRange(0), default=0,
-              help="This many tables play about 35 %% slower.")
+@click.option(
+    "--slow-tables",
+    type=click.IntRange(0),
+    default=0,
+    help="This many tables play about 35 %% slower.",
+)
 @click.option("--wrong-board-rate", type=float, default=0.0)
 @click.option("--correction-rate", type=float, default=0.0)
 @click.option("--td-call-rate", type=float, default=0.0)
 @click.option("--bit-flip", type=float, default=0.0, help="Fault: chance per byte.")
 @click.option("--drop-byte", type=float, default=0.0, help="Fault: chance per byte.")
 @click.option("--duplicate", type=float, default=0.0, help="Fault: chance per write.")
-@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Where the pty links go (default: a new temporary folder).")
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the pty links go (default: a new temporary folder).",
+)
 @click.option("--listen", default=None, help="HOST:PORT: serve TCP instead of ptys.")
-@click.option("--port", type=click.IntRange(1, 65535), default=None,
-              help="Shorthand for --listen 127.0.0.1:PORT.")
-@click.option("--duration", type=float, default=None, help="Seconds to run (default: "
-              "until interrupted).")
-def simulate(tables: int, stations: int, section: str, speed: float, seed: int,
-             slow_tables: int, wrong_board_rate: float, correction_rate: float,
-             td_call_rate: float, bit_flip: float, drop_byte: float, duplicate: float,
-             folder: Path | None, listen: str | None, port: int | None,
-             duration: float | None) -> None:
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=None,
+    help="Shorthand for --listen 127.0.0.1:PORT.",
+)
+@click.option(
+    "--duration", type=float, default=None, help="Seconds to run (default: until interrupted)."
+)
+def simulate(
+    tables: int,
+    stations: int,
+    section: str,
+    speed: float,
+    seed: int,
+    slow_tables: int,
+    wrong_board_rate: float,
+    correction_rate: float,
+    td_call_rate: float,
+    bit_flip: float,
+    drop_byte: float,
+    duplicate: float,
+    folder: Path | None,
+    listen: str | None,
+    port: int | None,
+    duration: float | None,
+) -> None:
     """Run a simulated room; prints the line (pty path or socket:// URL) of each station."""
     if port is not None:
         listen = f"127.0.0.1:{port}"
     faults = Faults(bit_flip=bit_flip, drop_byte=drop_byte, duplicate=duplicate, seed=seed)
     folder = folder or Path(tempfile.mkdtemp(prefix="bridgehub-sim-"))
     folder.mkdir(parents=True, exist_ok=True)
-    room = asyncio.run(run_room(tables, stations, section, speed, seed, slow_tables,
-                                wrong_board_rate, correction_rate, td_call_rate, faults,
-                                folder, listen, duration))
+    room = asyncio.run(
+        run_room(
+            tables,
+            stations,
+            section,
+            speed,
+            seed,
+            slow_tables,
+            wrong_board_rate,
+            correction_rate,
+            td_call_rate,
+            faults,
+            folder,
+            listen,
+            duration,
+        )
+    )
     accepted = sum(len(t.log.accepted) for s in room for t in s.terminals.values())
     pending = sum(len(t.unacked) for s in room for t in s.terminals.values())
     click.echo(f"results acknowledged: {accepted}; waiting for an ACK: {pending}")

@@ -57,14 +57,14 @@ class AlphaSignDecoder:
                     del self._buf[:start]
                 return
             packet = bytes(self._buf[start:end])
-            del self._buf[:end + 1]
+            del self._buf[: end + 1]
             self._apply(packet)
 
     def _apply(self, packet: bytes) -> None:
         stx, etx = packet.find(b"\x02"), packet.rfind(b"\x03")
         if stx < 0 or etx < 0:
             return
-        body, checksum = packet[stx:etx + 1], packet[etx + 1:etx + 5]
+        body, checksum = packet[stx : etx + 1], packet[etx + 1 : etx + 5]
         if f"{sum(body) & 0xFFFF:04X}".encode() != checksum:
             self.state.bad_checksums += 1
             return

@@ -16,8 +16,9 @@ class Faults:
     max_delay_s: float = 0.05
     seed: int = 1
     rng: random.Random = field(init=False)
-    counts: dict[str, int] = field(default_factory=lambda: {
-        "bit_flip": 0, "drop_byte": 0, "duplicate": 0, "delay": 0})
+    counts: dict[str, int] = field(
+        default_factory=lambda: {"bit_flip": 0, "drop_byte": 0, "duplicate": 0, "delay": 0}
+    )
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)

@@ -24,9 +24,16 @@ from simulator.terminal import VirtualTerminal
 
 
 class VirtualBaseStation:
-    def __init__(self, line: PtyLine | SocketLine, *, serial: str = "BS-0001",
-                 clock: Callable[[], float] = time.monotonic, epoch: int | None = None,
-                 faults: Faults | None = None, heartbeat_s: float = 5.0) -> None:
+    def __init__(
+        self,
+        line: PtyLine | SocketLine,
+        *,
+        serial: str = "BS-0001",
+        clock: Callable[[], float] = time.monotonic,
+        epoch: int | None = None,
+        faults: Faults | None = None,
+        heartbeat_s: float = 5.0,
+    ) -> None:
         self.line = line
         self.serial = serial
         self.clock = clock
@@ -143,8 +150,9 @@ class VirtualBaseStation:
             wait = min(x for x in (due, next_beat) if x is not None) - self.clock()
             getter = asyncio.ensure_future(self._inbox.get())
             waker = asyncio.ensure_future(self._wake.wait())
-            done, _ = await asyncio.wait({getter, waker}, timeout=max(0.0, wait),
-                                         return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {getter, waker}, timeout=max(0.0, wait), return_when=asyncio.FIRST_COMPLETED
+            )
             waker.cancel()
             self._wake.clear()
             if getter in done:

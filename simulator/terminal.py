@@ -50,8 +50,17 @@ class TerminalLog:
 
 
 class VirtualTerminal:
-    def __init__(self, address: int, serial: str, section: str, table: int, bot: PlayerBot,
-                 *, speed: float = 1.0, now_ms: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self,
+        address: int,
+        serial: str,
+        section: str,
+        table: int,
+        bot: PlayerBot,
+        *,
+        speed: float = 1.0,
+        now_ms: Callable[[], int] | None = None,
+    ) -> None:
         self.address = address
         self.serial = serial
         self.section = section
@@ -89,8 +98,9 @@ class VirtualTerminal:
         self.station.send(self.address, message)
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self.play(),
-                                                            name=f"terminal {self.serial}")
+        self._task = asyncio.get_running_loop().create_task(
+            self.play(), name=f"terminal {self.serial}"
+        )
 
     async def stop(self) -> None:
         if self._task:
@@ -117,16 +127,37 @@ class VirtualTerminal:
                 self.enter(a, keyed, entry.contract, entry.declarer, entry.lead, entry.tricks)
                 if self.bot.corrects():
                     fix = self.bot.play(board)
-                    self.enter(a, keyed, fix.contract, fix.declarer, fix.lead, fix.tricks,
-                               revision=2)
+                    self.enter(
+                        a, keyed, fix.contract, fix.declarer, fix.lead, fix.tricks, revision=2
+                    )
                 if self.bot.calls_td():
                     self.send(TDCall(a.section, a.table, a.round, 0, "director please"))
             self.round_done.set()
 
-    def enter(self, a: Assignment, board: int, contract: str, declarer: int, lead: str,
-              tricks: int, revision: int = 1) -> Result:
-        result = Result(a.section, a.table, a.round, board, a.ns_pair, a.ew_pair, contract,
-                        declarer, lead, tricks, self.now_ms(), revision)
+    def enter(
+        self,
+        a: Assignment,
+        board: int,
+        contract: str,
+        declarer: int,
+        lead: str,
+        tricks: int,
+        revision: int = 1,
+    ) -> Result:
+        result = Result(
+            a.section,
+            a.table,
+            a.round,
+            board,
+            a.ns_pair,
+            a.ew_pair,
+            contract,
+            declarer,
+            lead,
+            tricks,
+            self.now_ms(),
+            revision,
+        )
         self.unacked[(a.section, a.table, a.round, board, revision)] = result
         self._sent_at[(a.round, board)] = time.perf_counter()
         self.send(result)
@@ -146,12 +177,14 @@ class VirtualTerminal:
                 if sent is not None:
                     self.log.view_s.append(time.perf_counter() - sent)
             if isinstance(msg, Assignment) and not (
-                    self.assignment is not None
-                    and (self.assignment.section, self.assignment.table,
-                         self.assignment.round) == (msg.section, msg.table, msg.round)):
+                self.assignment is not None
+                and (self.assignment.section, self.assignment.table, self.assignment.round)
+                == (msg.section, msg.table, msg.round)
+            ):
                 self.assignment = msg
-                self.log.shown.append(f"table {msg.table} round {msg.round}: "
-                                      f"NS {msg.ns_pair} EW {msg.ew_pair}")
+                self.log.shown.append(
+                    f"table {msg.table} round {msg.round}: NS {msg.ns_pair} EW {msg.ew_pair}"
+                )
                 self._assigned.set()
             if msg.NEEDS_ACK:
                 self.station.link.ack(ev)
@@ -169,8 +202,11 @@ class VirtualTerminal:
         elif isinstance(ev, Nacked):
             self.log.refused.append((ev.message, ev.code, ev.text))
             self.log.shown.append(ev.text)
-            if (ev.code == NakCode.NOT_LOGGED_ON and not isinstance(ev.message, Logon)
-                    and ev.message not in self._retried):
+            if (
+                ev.code == NakCode.NOT_LOGGED_ON
+                and not isinstance(ev.message, Logon)
+                and ev.message not in self._retried
+            ):
                 # the hub does not know us (it restarted): log on again, then resend once
                 self._retried.add(ev.message)
                 self.send(Logon(self.serial, self.section, self.table, "sim-1"))
@@ -182,5 +218,6 @@ class VirtualTerminal:
         elif isinstance(ev, GaveUp):
             self.log.gave_up += 1
             if isinstance(ev.message, Result | Logon | Hello):
-                asyncio.get_running_loop().call_later(1.0 / max(self.speed, 1.0),
-                                                      self.send, ev.message)
+                asyncio.get_running_loop().call_later(
+                    1.0 / max(self.speed, 1.0), self.send, ev.message
+                )

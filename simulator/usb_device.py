@@ -39,16 +39,17 @@ URB_SIZE = 56
 
 
 def device_descriptor(vendor: int, product: int) -> bytes:
-    return struct.pack("<BBHBBBBHHHBBBB", 18, 1, 0x0200, 0, 0, 0, 64, vendor, product,
-                       0x0100, 1, 2, 3, 1)
+    return struct.pack(
+        "<BBHBBBBHHHBBBB", 18, 1, 0x0200, 0, 0, 0, 64, vendor, product, 0x0100, 1, 2, 3, 1
+    )
 
 
 CONFIG_DESCRIPTOR = bytes.fromhex(
     "0902200001010080 32"  # configuration 1, one interface, 100 mA
     "0904000002ffffff02"  # interface 0: two endpoints, vendor class
     "07058102400000"  # bulk IN 0x81, 64 bytes
-    "07050202400000"  # bulk OUT 0x02, 64 bytes
-    .replace(" ", ""))
+    "07050202400000".replace(" ", "")  # bulk OUT 0x02, 64 bytes
+)
 
 
 def string_descriptor(text: str) -> bytes:
@@ -56,8 +57,7 @@ def string_descriptor(text: str) -> bytes:
     return bytes([2 + len(data), 3]) + data
 
 
-def device_description(vendor: int, product: int, serial: str, bus: int = 1,
-                       dev: int = 2) -> str:
+def device_description(vendor: int, product: int, serial: str, bus: int = 1, dev: int = 2) -> str:
     """The device as umockdev's testbed text format (sysfs attributes and udev properties)."""
     descriptors = (device_descriptor(vendor, product) + CONFIG_DESCRIPTOR).hex()
     return f"""P: /devices/pci0000:00/0000:00:14.0/usb{bus}/{bus}-{dev}
@@ -128,8 +128,12 @@ class BulkDevice(UMockdev.IoctlBase):
 
     ids: tuple[int, int]
 
-    def __init__(self, strings: dict[int, str], received: Callable[[bytes], None],
-                 to_host: Callable[[], bytes]) -> None:
+    def __init__(
+        self,
+        strings: dict[int, str],
+        received: Callable[[bytes], None],
+        to_host: Callable[[], bytes],
+    ) -> None:
         super().__init__()
         self.strings = strings
         self.received = received
@@ -150,8 +154,11 @@ class BulkDevice(UMockdev.IoctlBase):
             elif kind == 2:
                 reply = CONFIG_DESCRIPTOR
             elif kind == 3:
-                reply = b"\x04\x03\x09\x04" if idx == 0 else string_descriptor(
-                    self.strings.get(idx, ""))
+                reply = (
+                    b"\x04\x03\x09\x04"
+                    if idx == 0
+                    else string_descriptor(self.strings.get(idx, ""))
+                )
         reply = reply[:length]
         if reply:
             ctypes.memmove(urb.buffer + 8, reply, len(reply))
@@ -164,7 +171,7 @@ class BulkDevice(UMockdev.IoctlBase):
             if not pending:
                 return
             urb = self.waiting_in.pop(0)
-            chunk, self._held = pending[:urb.length], pending[urb.length:]
+            chunk, self._held = pending[: urb.length], pending[urb.length :]
             ctypes.memmove(urb.buffer, chunk, len(chunk))
             urb.finish(len(chunk))
             self.completed.append(urb)
@@ -194,8 +201,7 @@ class BulkDevice(UMockdev.IoctlBase):
                 self._feed_waiting()
                 if self.completed:
                     slot = arg.resolve(0, 8)
-                    _poke(slot.client_addr, struct.pack("<Q", self.completed.pop(0).addr),
-                          slot)
+                    _poke(slot.client_addr, struct.pack("<Q", self.completed.pop(0).addr), slot)
                     client.complete(0, 0)
                 else:
                     client.complete(-1, errno.EAGAIN)
@@ -213,8 +219,16 @@ class BulkDevice(UMockdev.IoctlBase):
                 client.complete(0, 0)
             elif request == GETDRIVER:
                 client.complete(-1, errno.ENODATA)
-            elif request in (SETCONFIGURATION, SETINTERFACE, CLAIMINTERFACE, RELEASEINTERFACE,
-                             CLEAR_HALT, RESET, CONNECTINFO, CONTROL):
+            elif request in (
+                SETCONFIGURATION,
+                SETINTERFACE,
+                CLAIMINTERFACE,
+                RELEASEINTERFACE,
+                CLEAR_HALT,
+                RESET,
+                CONNECTINFO,
+                CONTROL,
+            ):
                 client.complete(0, 0)
             else:
                 client.complete(-1, errno.ENOTTY)
@@ -229,8 +243,9 @@ class BulkStation(BulkDevice):
         self.ids = (vendor, product)
         self.inbound = bytearray()
         self.outbound = bytearray()
-        super().__init__({1: "bridgehub", 2: "Base station (simulated)", 3: serial},
-                         self._got, self._take)
+        super().__init__(
+            {1: "bridgehub", 2: "Base station (simulated)", 3: serial}, self._got, self._take
+        )
 
     def _got(self, data: bytes) -> None:
         self.inbound += data

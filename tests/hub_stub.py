@@ -52,12 +52,20 @@ class HubStub:
                 self.serials[ev.terminal] = m.serial
             if isinstance(m, Logon):
                 self.driver.ack(ev)
-                self.driver.send(ev.terminal, Assignment(m.section, m.table, 1, m.table,
-                                                         m.table + 100, self.boards))
+                self.driver.send(
+                    ev.terminal,
+                    Assignment(m.section, m.table, 1, m.table, m.table + 100, self.boards),
+                )
                 continue
             if isinstance(m, Result):
-                key = (self.serials.get(ev.terminal), m.section, m.table, m.round, m.board,
-                       m.revision)
+                key = (
+                    self.serials.get(ev.terminal),
+                    m.section,
+                    m.table,
+                    m.round,
+                    m.board,
+                    m.revision,
+                )
                 if key in self.results:
                     self.duplicates += 1
                     self.driver.ack(ev, Outcome.DUPLICATE)

@@ -31,10 +31,21 @@ def oracle_rows(name: str) -> list[OracleRow]:
         for r in csv.DictReader(f):
             ns_v = r.get("pct_ns", r.get("value_ns", ""))
             ew_v = r.get("pct_ew", r.get("value_ew", ""))
-            out.append(OracleRow(
-                r["event"], int(r["board"]), int(r["pair_ns"]), int(r["pair_ew"]),
-                r["kind"] == "played", r["contract"], r["declarer"], r["result"],
-                int(r["score_ns"]) if r["score_ns"] else None, ns_v, ew_v))
+            out.append(
+                OracleRow(
+                    r["event"],
+                    int(r["board"]),
+                    int(r["pair_ns"]),
+                    int(r["pair_ew"]),
+                    r["kind"] == "played",
+                    r["contract"],
+                    r["declarer"],
+                    r["result"],
+                    int(r["score_ns"]) if r["score_ns"] else None,
+                    ns_v,
+                    ew_v,
+                )
+            )
     return out
 
 
@@ -51,8 +62,9 @@ def traveller_csv(rows: list[OracleRow], adjusted: str | None = None) -> str:
     lines = ["board,ns,ew,contract,declarer,result,score_ns,adjusted"]
     for r in rows:
         if r.played:
-            lines.append(f"{r.board},{r.ns},{r.ew},{r.contract},{r.declarer},{r.result},"
-                         f"{r.score_ns},")
+            lines.append(
+                f"{r.board},{r.ns},{r.ew},{r.contract},{r.declarer},{r.result},{r.score_ns},"
+            )
         else:
             adj = adjusted or f"{float(r.ns_value):g}/{float(r.ew_value):g}"
             lines.append(f"{r.board},{r.ns},{r.ew},,,,,{adj}")

@@ -30,8 +30,12 @@ def test_law2_dealer_and_vulnerability_match_every_realbridge_board():
     for b in boards:
         assert board_dealer(b.board_num).name == b.dealer.abbr
         tag = b.vul.name.lower()
-        expected = {"none": Vulnerability.NONE, "ns": Vulnerability.NS,
-                    "ew": Vulnerability.EW, "both": Vulnerability.BOTH}[tag]
+        expected = {
+            "none": Vulnerability.NONE,
+            "ns": Vulnerability.NS,
+            "ew": Vulnerability.EW,
+            "both": Vulnerability.BOTH,
+        }[tag]
         assert board_vulnerability(b.board_num) is expected
 
 
@@ -41,18 +45,28 @@ def test_law2_cycle_repeats_every_16_boards():
         assert board_dealer(n) is board_dealer(n + 16)
 
 
-@pytest.mark.parametrize(("contract", "tricks", "vul", "expected"), [
-    # Spot values of shared/docs/scoring-rules.md §1.2 (endplay, confirmed by bridge-scorer).
-    ("4S", 10, False, 420), ("4S", 10, True, 620),
-    ("3NT", 11, False, 460), ("3NT", 11, True, 660),
-    ("1CX", 7, False, 140), ("1CX", 7, True, 140),
-    ("7NTXX", 13, False, 2280), ("7NTXX", 13, True, 2980),
-    ("2HX", 4, False, -800), ("2HX", 4, True, -1100),
-    # (listed there as "6S-13"; 13 down needs a grand slam, so the contract is 7S)
-    ("7S", 0, False, -650), ("7S", 0, True, -1300),
-    # Law 77 game judged on the doubled trick score: 2HX= is a game, 1CXX= a part-score.
-    ("2HX", 8, False, 470), ("1CXX", 7, False, 230),
-])
+@pytest.mark.parametrize(
+    ("contract", "tricks", "vul", "expected"),
+    [
+        # Spot values of shared/docs/scoring-rules.md §1.2 (endplay, confirmed by bridge-scorer).
+        ("4S", 10, False, 420),
+        ("4S", 10, True, 620),
+        ("3NT", 11, False, 460),
+        ("3NT", 11, True, 660),
+        ("1CX", 7, False, 140),
+        ("1CX", 7, True, 140),
+        ("7NTXX", 13, False, 2280),
+        ("7NTXX", 13, True, 2980),
+        ("2HX", 4, False, -800),
+        ("2HX", 4, True, -1100),
+        # (listed there as "6S-13"; 13 down needs a grand slam, so the contract is 7S)
+        ("7S", 0, False, -650),
+        ("7S", 0, True, -1300),
+        # Law 77 game judged on the doubled trick score: 2HX= is a game, 1CXX= a part-score.
+        ("2HX", 8, False, 470),
+        ("1CXX", 7, False, 230),
+    ],
+)
 def test_law77_spot_values(contract, tricks, vul, expected):
     c = parse_contract(contract)
     assert c is not None
@@ -64,17 +78,30 @@ def test_law77_all_2940_combinations_agree_with_endplay():
     from endplay.types import Contract as EPContract
     from endplay.types import Denom, Penalty, Player, Vul
 
-    denoms = {Strain.CLUBS: Denom.clubs, Strain.DIAMONDS: Denom.diamonds,
-              Strain.HEARTS: Denom.hearts, Strain.SPADES: Denom.spades,
-              Strain.NOTRUMP: Denom.nt}
-    pens = {Doubling.NONE: Penalty.passed, Doubling.DOUBLED: Penalty.doubled,
-            Doubling.REDOUBLED: Penalty.redoubled}
+    denoms = {
+        Strain.CLUBS: Denom.clubs,
+        Strain.DIAMONDS: Denom.diamonds,
+        Strain.HEARTS: Denom.hearts,
+        Strain.SPADES: Denom.spades,
+        Strain.NOTRUMP: Denom.nt,
+    }
+    pens = {
+        Doubling.NONE: Penalty.passed,
+        Doubling.DOUBLED: Penalty.doubled,
+        Doubling.REDOUBLED: Penalty.redoubled,
+    }
     count = 0
     for level, strain, dbl, vul, tricks in itertools.product(
-            range(1, 8), Strain, Doubling, (False, True), range(14)):
+        range(1, 8), Strain, Doubling, (False, True), range(14)
+    ):
         ours = declarer_score(Contract(level, strain, dbl), tricks, vul)
-        ep = EPContract(level=level, denom=denoms[strain], declarer=Player.north,
-                        penalty=pens[dbl], result=tricks - (6 + level))
+        ep = EPContract(
+            level=level,
+            denom=denoms[strain],
+            declarer=Player.north,
+            penalty=pens[dbl],
+            result=tricks - (6 + level),
+        )
         theirs = ep.score(Vul.ns if vul else Vul.none)
         assert ours == theirs, (level, strain, dbl, vul, tricks)
         count += 1
@@ -96,8 +123,14 @@ def test_law77_every_score_of_the_realbridge_event():
     assert checked == 279
 
 
-@pytest.mark.parametrize("name", ["jfr_pary_travellers.csv", "kops_pch1003_mp_travellers.csv",
-                                  "kops_sm0807_ximp_travellers.csv"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "jfr_pary_travellers.csv",
+        "kops_pch1003_mp_travellers.csv",
+        "kops_sm0807_ximp_travellers.csv",
+    ],
+)
 def test_law77_every_score_of_the_polish_club_events(name):
     rows = [r for r in oracle_rows(name) if r.played]
     for r in rows:

@@ -65,14 +65,21 @@ def test_score_ximp_with_cap_matches_kops(tmp_path):
 
 def test_two_winner_fields_rank_each_direction(tmp_path):
     path = tmp_path / "mitchell.csv"
-    path.write_text("board,ns,ew,contract,declarer,result\n"
-                    "1,1,1,4S,N,=\n1,2,2,4S,N,+1\n2,1,2,3NT,S,-1\n2,2,1,3NT,S,=\n", "utf-8")
+    path.write_text(
+        "board,ns,ew,contract,declarer,result\n"
+        "1,1,1,4S,N,=\n1,2,2,4S,N,+1\n2,1,2,3NT,S,-1\n2,2,1,3NT,S,=\n",
+        "utf-8",
+    )
     r = run("score", path, "--method", "mp", "--json")
     assert r.exit_code == 0, r.output
     pairs = json.loads(r.output)["pairs"]
     # NS 2 tops both boards (450 > 420, 600 > −100); EW 1 and EW 2 each top one board.
     assert {(p["direction"], p["pair"], p["rank"]) for p in pairs} == {
-        ("NS", 2, "1"), ("NS", 1, "2"), ("EW", 1, "1="), ("EW", 2, "1=")}
+        ("NS", 2, "1"),
+        ("NS", 1, "2"),
+        ("EW", 1, "1="),
+        ("EW", 2, "1="),
+    }
 
 
 def test_readable_table(kops_mp):
@@ -81,24 +88,39 @@ def test_readable_table(kops_mp):
     assert "Board 1" in r.output and "Standings" in r.output and "14.3" in r.output
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    ("board,ns,ew,contract,declarer\n1,1,2,4S,N\n", "missing column(s): result"),
-    ("board,ns,ew,contract,declarer,result\n1,1,2,4Q,N,=\n", ":2: contract '4Q' is not valid"),
-    ("board,ns,ew,contract,declarer,result\n1,1,2,5H,N,+3\n",
-     ":2: +3 is impossible for 5H: at most +2"),
-    ("board,ns,ew,contract,declarer,result\n1,3,3,4S,N,=\n",
-     ":2: pair 3 cannot sit both NS and EW on board 1"),
-    ("board,ns,ew,contract,declarer,result\n1,1,2,4S,N,=\n1,1,4,4S,N,=\n",
-     ":3: pair 1 already has a result on board 1 (line 2)"),
-    ("board,ns,ew,contract,declarer,result,score_ns\n1,1,2,,,,425\n",
-     ":2: score_ns 425 is not a possible NS score on board 1"),
-    ("board,ns,ew,contract,declarer,result,score_ns\n1,1,2,4S,N,=,620\n",
-     ":2: score_ns 620 does not match 4S N = on board 1"),
-    ("board,ns,ew,contract,declarer,result,adjusted\n1,1,2,4S,N,=,60/40\n",
-     ":2: a row with an adjusted score leaves contract"),
-    ("board,ns,ew,contract,declarer,result\nx,1,2,4S,N,=\n", ":2: board 'x' must be a whole"),
-    ("board,ns,ew,contract,declarer,result\n", "the file has no results"),
-])
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("board,ns,ew,contract,declarer\n1,1,2,4S,N\n", "missing column(s): result"),
+        ("board,ns,ew,contract,declarer,result\n1,1,2,4Q,N,=\n", ":2: contract '4Q' is not valid"),
+        (
+            "board,ns,ew,contract,declarer,result\n1,1,2,5H,N,+3\n",
+            ":2: +3 is impossible for 5H: at most +2",
+        ),
+        (
+            "board,ns,ew,contract,declarer,result\n1,3,3,4S,N,=\n",
+            ":2: pair 3 cannot sit both NS and EW on board 1",
+        ),
+        (
+            "board,ns,ew,contract,declarer,result\n1,1,2,4S,N,=\n1,1,4,4S,N,=\n",
+            ":3: pair 1 already has a result on board 1 (line 2)",
+        ),
+        (
+            "board,ns,ew,contract,declarer,result,score_ns\n1,1,2,,,,425\n",
+            ":2: score_ns 425 is not a possible NS score on board 1",
+        ),
+        (
+            "board,ns,ew,contract,declarer,result,score_ns\n1,1,2,4S,N,=,620\n",
+            ":2: score_ns 620 does not match 4S N = on board 1",
+        ),
+        (
+            "board,ns,ew,contract,declarer,result,adjusted\n1,1,2,4S,N,=,60/40\n",
+            ":2: a row with an adjusted score leaves contract",
+        ),
+        ("board,ns,ew,contract,declarer,result\nx,1,2,4S,N,=\n", ":2: board 'x' must be a whole"),
+        ("board,ns,ew,contract,declarer,result\n", "the file has no results"),
+    ],
+)
 def test_bad_input_names_the_line_and_the_problem(tmp_path, body, message):
     path = tmp_path / "bad.csv"
     path.write_text(body, "utf-8")
@@ -127,7 +149,8 @@ def test_vp_one_line_winner_then_loser():
     assert r.output == "16.46 3.54\n"
     assert run("vp", "--boards", 8, "--imps", 99).output == "20.00 0.00\n"
     assert run("vp", "--boards", 20, "--imps", 13, "--scale", "wbf_discrete_20").output == (
-        "13.00 7.00\n")
+        "13.00 7.00\n"
+    )
 
 
 def test_vp_whole_scale_and_table_file():
@@ -136,8 +159,9 @@ def test_vp_whole_scale_and_table_file():
     assert lines[0].split() == ["0", "10.00", "10.00"]
     assert lines[-1].split() == ["48+", "20.00", "0.00"]
     assert len(lines) == 49
-    r = run("vp", "--boards", 8, "--table", ROOT / "examples" / "vp_table_illustrative.csv",
-            "--imps", 0)
+    r = run(
+        "vp", "--boards", 8, "--table", ROOT / "examples" / "vp_table_illustrative.csv", "--imps", 0
+    )
     assert r.output == "15.00 15.00\n"
     r = run("vp", "--boards", 8, "--table", ROOT / "examples" / "vp_table_illustrative.csv")
     assert r.output.splitlines()[0].split() == ["0-2", "15.00", "15.00"]
@@ -148,13 +172,29 @@ def test_vp_bad_margin():
     assert r.exit_code != 0 and "not a number of IMPs" in r.output
 
 
-@pytest.mark.skipif(shutil.which("bridgehub") is None and not (
-    Path(sys.executable).parent / "bridgehub").exists(), reason="console script not installed")
+@pytest.mark.skipif(
+    shutil.which("bridgehub") is None and not (Path(sys.executable).parent / "bridgehub").exists(),
+    reason="console script not installed",
+)
 def test_installed_command_runs_the_example():
     exe = shutil.which("bridgehub") or str(Path(sys.executable).parent / "bridgehub")
-    out = subprocess.run([exe, "score", ROOT / "examples" / "imp_pairs.csv", "--method", "ximp",
-                          "--ximp-cap", "17", "--winners", "1"], capture_output=True, text=True,
-                         timeout=60, check=False)
+    out = subprocess.run(
+        [
+            exe,
+            "score",
+            ROOT / "examples" / "imp_pairs.csv",
+            "--method",
+            "ximp",
+            "--ximp-cap",
+            "17",
+            "--winners",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr
     assert "Standings" in out.stdout
 
@@ -162,15 +202,20 @@ def test_installed_command_runs_the_example():
 def test_barometer_standings_after_any_round(tmp_path):
     """A barometer publishes standings after each round: --after-round uses rounds 1..r."""
     path = tmp_path / "baro.csv"
-    path.write_text("board,ns,ew,contract,declarer,result,round\n"
-                    "1,1,2,4S,N,=,1\n1,3,4,4S,N,+1,1\n"
-                    "2,1,3,3NT,S,+1,2\n2,4,2,3NT,S,=,2\n", "utf-8")
-    r1 = json.loads(run("score", path, "--method", "mp", "--winners", "1", "--after-round", 1,
-                        "--json").output)
+    path.write_text(
+        "board,ns,ew,contract,declarer,result,round\n"
+        "1,1,2,4S,N,=,1\n1,3,4,4S,N,+1,1\n"
+        "2,1,3,3NT,S,+1,2\n2,4,2,3NT,S,=,2\n",
+        "utf-8",
+    )
+    r1 = json.loads(
+        run("score", path, "--method", "mp", "--winners", "1", "--after-round", 1, "--json").output
+    )
     assert [b["board"] for b in r1["boards"]] == [1]
     assert {p["pair"]: p["rank"] for p in r1["pairs"]} == {3: "1=", 2: "1=", 1: "3=", 4: "3="}
-    r2 = json.loads(run("score", path, "--method", "mp", "--winners", "1", "--after-round", 2,
-                        "--json").output)
+    r2 = json.loads(
+        run("score", path, "--method", "mp", "--winners", "1", "--after-round", 2, "--json").output
+    )
     assert len(r2["boards"]) == 2
     bad = run("score", path, "--method", "mp", "--after-round", 1, "--winners", "1")
     assert bad.exit_code == 0

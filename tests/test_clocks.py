@@ -20,7 +20,7 @@ def test_alpha_packet_layout_and_checksum():
     p = packet(b"G1" + b"12:34")
     assert p[:9] == b"\x00" * 5 + b"\x01Z00"
     body = b"\x02G112:34\x03"
-    assert p[9:9 + len(body)] == body
+    assert p[9 : 9 + len(body)] == body
     assert p[-5:-1] == f"{sum(body):04X}".encode() and p.endswith(b"\x04")
 
 
@@ -68,16 +68,25 @@ def test_alpha_sign_over_a_pty_with_unplug(tmp_path):
         for s in (300, 299, 298):
             driver.show(ClockShow(4, Phase.PLAY, s))
             await asyncio.sleep(0.05)
-        await wait_until(lambda: sign.decoder.state.shown() == "Round 4 - play 04:58", 10,
-                         "the sign to show 04:58")
+        await wait_until(
+            lambda: sign.decoder.state.shown() == "Round 4 - play 04:58",
+            10,
+            "the sign to show 04:58",
+        )
         sign.unplug()
         await asyncio.sleep(0.1)
         sign.replug()
-        await wait_until(lambda: driver.reconnects >= 1 and driver.connected.is_set(), 10,
-                         "the driver to reconnect")
+        await wait_until(
+            lambda: driver.reconnects >= 1 and driver.connected.is_set(),
+            10,
+            "the driver to reconnect",
+        )
         driver.show(ClockShow(4, Phase.PLAY, 250))
-        await wait_until(lambda: sign.decoder.state.shown() == "Round 4 - play 04:10", 10,
-                         "the replugged sign to be configured and show 04:10")
+        await wait_until(
+            lambda: sign.decoder.state.shown() == "Round 4 - play 04:10",
+            10,
+            "the replugged sign to be configured and show 04:10",
+        )
         assert sign.decoder.state.configured
         await driver.stop()
         sign.detach()
@@ -95,10 +104,16 @@ def test_panel_over_a_pty(tmp_path):
         driver.start()
         await wait_until(driver.connected.is_set, 10, "the panel line to open")
         driver.show(ClockShow(5, Phase.NO_NEW_BOARD, 30))
-        await wait_until(lambda: panel.state.lines.get("T") == "00:30", 10,
-                         "the panel to show 00:30")
-        assert panel.state.lines == {"R": "5", "P": "nonew", "L": "Round 5 - no new board",
-                                     "C": "red", "T": "00:30"}
+        await wait_until(
+            lambda: panel.state.lines.get("T") == "00:30", 10, "the panel to show 00:30"
+        )
+        assert panel.state.lines == {
+            "R": "5",
+            "P": "nonew",
+            "L": "Round 5 - no new board",
+            "C": "red",
+            "T": "00:30",
+        }
         await driver.stop()
         panel.detach()
         line.close()

@@ -18,40 +18,118 @@ from simulator.line import PtyLine
 from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
 
-SNAPSHOT = {"type": "snapshot", "seq": 10, "state": {
-    "event": "Club pairs",
-    "sections": {"A": {"round": 2, "rounds": 9, "predicted_finish": 0,
-                       "clock": {"phase": "play", "seconds_left": 1234},
-                       "tables": [{"table": t, "ns": t, "ew": t + 5, "boards": [1, 2, 3],
-                                   "done": 1, "minutes_behind": 2.5 if t == 3 else 0,
-                                   "online": t != 4, "unverified": 0} for t in range(1, 6)],
-                       "standings": [{"pair": 1, "direction": None, "total": 55.0,
-                                      "rank": "1", "boards": 3},
-                                     {"pair": 2, "direction": None, "total": 45.0,
-                                      "rank": "2", "boards": 3}]},
-                 "B": {"round": 2, "rounds": 9, "predicted_finish": 0,
-                       "clock": {"phase": "play", "seconds_left": 1234},
-                       "tables": [{"table": t, "ns": t, "ew": t + 2, "boards": [4, 5, 6],
-                                   "done": 3, "minutes_behind": 0, "online": True,
-                                   "unverified": 0} for t in (1, 2)],
-                       "standings": [{"pair": 1, "direction": None, "total": 55.0,
-                                      "rank": "1", "boards": 3},
-                                     {"pair": 2, "direction": None, "total": 45.0,
-                                      "rank": "2", "boards": 3}]}},
-    "held": [], "td_calls": [], "penalties": [], "alerts": []}}
+SNAPSHOT = {
+    "type": "snapshot",
+    "seq": 10,
+    "state": {
+        "event": "Club pairs",
+        "sections": {
+            "A": {
+                "round": 2,
+                "rounds": 9,
+                "predicted_finish": 0,
+                "clock": {"phase": "play", "seconds_left": 1234},
+                "tables": [
+                    {
+                        "table": t,
+                        "ns": t,
+                        "ew": t + 5,
+                        "boards": [1, 2, 3],
+                        "done": 1,
+                        "minutes_behind": 2.5 if t == 3 else 0,
+                        "online": t != 4,
+                        "unverified": 0,
+                    }
+                    for t in range(1, 6)
+                ],
+                "standings": [
+                    {"pair": 1, "direction": None, "total": 55.0, "rank": "1", "boards": 3},
+                    {"pair": 2, "direction": None, "total": 45.0, "rank": "2", "boards": 3},
+                ],
+            },
+            "B": {
+                "round": 2,
+                "rounds": 9,
+                "predicted_finish": 0,
+                "clock": {"phase": "play", "seconds_left": 1234},
+                "tables": [
+                    {
+                        "table": t,
+                        "ns": t,
+                        "ew": t + 2,
+                        "boards": [4, 5, 6],
+                        "done": 3,
+                        "minutes_behind": 0,
+                        "online": True,
+                        "unverified": 0,
+                    }
+                    for t in (1, 2)
+                ],
+                "standings": [
+                    {"pair": 1, "direction": None, "total": 55.0, "rank": "1", "boards": 3},
+                    {"pair": 2, "direction": None, "total": 45.0, "rank": "2", "boards": 3},
+                ],
+            },
+        },
+        "held": [],
+        "td_calls": [],
+        "penalties": [],
+        "alerts": [],
+    },
+}
 EVENTS = [
-    {"type": "event", "seq": 11, "event": "result", "section": "A", "table": 2, "round": 2,
-     "board": 2, "status": "accepted", "id": 40},
-    {"type": "event", "seq": 12, "event": "td_call", "call": 7, "section": "A", "table": 3,
-     "round": 2, "status": "launched", "text": "revoke"},
-    {"type": "event", "seq": 13, "event": "standings", "section": "A", "round": 2,
-     "released_by": None, "provisional": [],
-     "rows": [{"pair": 2, "direction": None, "total": 61.0, "rank": "1", "boards": 6},
-              {"pair": 1, "direction": None, "total": 39.0, "rank": "2", "boards": 6}]},
-    {"type": "event", "seq": 14, "event": "clock", "section": "A", "round": 2,
-     "phase": "last_board", "seconds_left": 400},
-    {"type": "event", "seq": 15, "event": "table_online", "section": "A", "table": 5,
-     "online": False},
+    {
+        "type": "event",
+        "seq": 11,
+        "event": "result",
+        "section": "A",
+        "table": 2,
+        "round": 2,
+        "board": 2,
+        "status": "accepted",
+        "id": 40,
+    },
+    {
+        "type": "event",
+        "seq": 12,
+        "event": "td_call",
+        "call": 7,
+        "section": "A",
+        "table": 3,
+        "round": 2,
+        "status": "launched",
+        "text": "revoke",
+    },
+    {
+        "type": "event",
+        "seq": 13,
+        "event": "standings",
+        "section": "A",
+        "round": 2,
+        "released_by": None,
+        "provisional": [],
+        "rows": [
+            {"pair": 2, "direction": None, "total": 61.0, "rank": "1", "boards": 6},
+            {"pair": 1, "direction": None, "total": 39.0, "rank": "2", "boards": 6},
+        ],
+    },
+    {
+        "type": "event",
+        "seq": 14,
+        "event": "clock",
+        "section": "A",
+        "round": 2,
+        "phase": "last_board",
+        "seconds_left": 400,
+    },
+    {
+        "type": "event",
+        "seq": 15,
+        "event": "table_online",
+        "section": "A",
+        "table": 5,
+        "online": False,
+    },
 ]
 
 
@@ -61,6 +139,7 @@ def recorded(messages):
             yield m
         while True:
             await asyncio.sleep(3600)
+
     return source
 
 
@@ -111,9 +190,10 @@ def test_console_shows_the_room_and_switches_views():
             assert str(standings.get_row_at(1)[6]) == "▼1"
             await pilot.press("v")  # one ranking: A2 61, B1 55, B2 45, A1 39
             await pilot.pause(0.2)
-            assert [(standings.get_row_at(i)[0], standings.get_row_at(i)[1],
-                     standings.get_row_at(i)[2]) for i in range(4)] == [
-                ("A", "1", 2), ("B", "2", 1), ("B", "3", 2), ("A", "4", 1)]
+            assert [
+                (standings.get_row_at(i)[0], standings.get_row_at(i)[1], standings.get_row_at(i)[2])
+                for i in range(4)
+            ] == [("A", "1", 2), ("B", "2", 1), ("B", "3", 2), ("A", "4", 1)]
             await pilot.press("v")
             await pilot.press("c")
             calls = app.query_one("#calls-table", DataTable)
@@ -132,8 +212,16 @@ def test_console_shows_the_room_and_switches_views():
     asyncio.run(scenario())
 
 
-FLAG = {"section": "A", "board": 2, "table": 1, "round": 2, "ns": 1, "ew": 6,
-        "result": "2S N 8", "reason": "2S by N taking 8, but EW declared spades at 2 tables"}
+FLAG = {
+    "section": "A",
+    "board": 2,
+    "table": 1,
+    "round": 2,
+    "ns": 1,
+    "ew": 6,
+    "result": "2S N 8",
+    "reason": "2S by N taking 8, but EW declared spades at 2 tables",
+}
 
 
 def test_td_decides_calls_flags_and_penalties_from_the_console():
@@ -149,24 +237,65 @@ def test_td_decides_calls_flags_and_penalties_from_the_console():
     async def send(cmd):
         sent.append(cmd)
         ok = cmd["name"] != "td_call"
-        await replies.put({"type": "reply", "id": cmd["id"], "ok": ok,
-                           **({} if ok else {"error": "call 7 is already resolved"})})
+        await replies.put(
+            {
+                "type": "reply",
+                "id": cmd["id"],
+                "ok": ok,
+                **({} if ok else {"error": "call 7 is already resolved"}),
+            }
+        )
 
     async def source():
         yield SNAPSHOT
         for m in EVENTS:
             yield m
-        yield {"type": "event", "seq": 16, "event": "penalty_proposed", "id": 3,
-               "section": "A", "table": 3, "round": 2, "text": "table A3 12 min late"}
-        yield {"type": "event", "seq": 17, "event": "alert", "held": True, "result": 41,
-               "section": "A", "table": 1, "round": 2, "board": 9,
-               "text": "board 9 is not played at table 1 in round 2"}
-        yield {"type": "event", "seq": 18, "event": "suspicious", "section": "A", "board": 2,
-               "flags": [FLAG]}
-        yield {"type": "event", "seq": 19, "event": "standings_withheld", "section": "A",
-               "round": 2, "boards": [2]}
-        yield {"type": "event", "seq": 20, "event": "behind", "section": "A", "round": 2,
-               "tables": [[1, 0.5], [3, 6.0]]}
+        yield {
+            "type": "event",
+            "seq": 16,
+            "event": "penalty_proposed",
+            "id": 3,
+            "section": "A",
+            "table": 3,
+            "round": 2,
+            "text": "table A3 12 min late",
+        }
+        yield {
+            "type": "event",
+            "seq": 17,
+            "event": "alert",
+            "held": True,
+            "result": 41,
+            "section": "A",
+            "table": 1,
+            "round": 2,
+            "board": 9,
+            "text": "board 9 is not played at table 1 in round 2",
+        }
+        yield {
+            "type": "event",
+            "seq": 18,
+            "event": "suspicious",
+            "section": "A",
+            "board": 2,
+            "flags": [FLAG],
+        }
+        yield {
+            "type": "event",
+            "seq": 19,
+            "event": "standings_withheld",
+            "section": "A",
+            "round": 2,
+            "boards": [2],
+        }
+        yield {
+            "type": "event",
+            "seq": 20,
+            "event": "behind",
+            "section": "A",
+            "round": 2,
+            "tables": [[1, 0.5], [3, 6.0]],
+        }
         while True:
             yield await replies.get()
 
@@ -178,7 +307,11 @@ def test_td_decides_calls_flags_and_penalties_from_the_console():
             calls = app.query_one("#calls-table", DataTable)
             calls.focus()
             assert [str(calls.get_row_at(i)[0]) for i in range(4)] == [
-                "TD call", "held", "suspicious", "standings"]
+                "TD call",
+                "held",
+                "suspicious",
+                "standings",
+            ]
             await pilot.press("down", "enter")  # the held result: accept as board 3
             await pilot.pause(0.1)
             await pilot.press("down", "enter")
@@ -190,11 +323,12 @@ def test_td_decides_calls_flags_and_penalties_from_the_console():
             await pilot.press("down", "enter", "enter")  # the flag: the contract is valid
             await pilot.pause(0.2)
             assert (sent[-1]["name"], sent[-1]["args"]) == (
-                "contract_valid", {"section": "A", "board": 2, "table": 1, "round": 2})
+                "contract_valid",
+                {"section": "A", "board": 2, "table": 1, "round": 2},
+            )
             await pilot.press("down", "enter", "enter")  # release the withheld standings
             await pilot.pause(0.2)
-            assert (sent[-1]["name"], sent[-1]["args"]) == ("release_standings",
-                                                            {"section": "A"})
+            assert (sent[-1]["name"], sent[-1]["args"]) == ("release_standings", {"section": "A"})
             await pilot.press("up", "up", "up", "enter")
             await pilot.pause(0.1)
             await pilot.press("down", "enter")  # resolved
@@ -204,8 +338,11 @@ def test_td_decides_calls_flags_and_penalties_from_the_console():
             await pilot.press("w")
             slow = app.query_one("#slow-table", DataTable)
             slow.focus()
-            assert [(str(slow.get_row_at(i)[0]), slow.get_row_at(i)[2])
-                    for i in range(3)] == [("penalty", 3), ("late", 3), ("late", 1)]
+            assert [(str(slow.get_row_at(i)[0]), slow.get_row_at(i)[2]) for i in range(3)] == [
+                ("penalty", 3),
+                ("late", 3),
+                ("late", 1),
+            ]
             assert str(slow.get_row_at(1)[4]) == "+6.0"  # the 'behind' event, not 2.5
             await pilot.press("enter")
             await pilot.pause(0.1)
@@ -232,12 +369,35 @@ def test_clock_start_next_round_and_the_standings_measure_keys():
 
     async def source():
         yield SNAPSHOT
-        yield {"type": "event", "seq": 11, "event": "standings", "section": "A", "round": 2,
-               "released_by": None, "provisional": [],
-               "rows": [{"pair": 2, "direction": None, "total": 62.5, "rank": "1",
-                         "boards": 6, "points": 15.0, "top": 24},
-                        {"pair": 1, "direction": None, "total": 37.5, "rank": "2",
-                         "boards": 6, "points": 9.0, "top": 24}]}
+        yield {
+            "type": "event",
+            "seq": 11,
+            "event": "standings",
+            "section": "A",
+            "round": 2,
+            "released_by": None,
+            "provisional": [],
+            "rows": [
+                {
+                    "pair": 2,
+                    "direction": None,
+                    "total": 62.5,
+                    "rank": "1",
+                    "boards": 6,
+                    "points": 15.0,
+                    "top": 24,
+                },
+                {
+                    "pair": 1,
+                    "direction": None,
+                    "total": 37.5,
+                    "rank": "2",
+                    "boards": 6,
+                    "points": 9.0,
+                    "top": 24,
+                },
+            ],
+        }
         await asyncio.Event().wait()
 
     async def scenario():
@@ -266,56 +426,74 @@ def test_clock_start_next_round_and_the_standings_measure_keys():
     asyncio.run(scenario())
 
 
-HOWELL_3 = one_section_event("Console session",
-                             'kind = "howell", tables = 3, boards_per_round = 2')
+HOWELL_3 = one_section_event("Console session", 'kind = "howell", tables = 3, boards_per_round = 2')
 
 
 def test_console_follows_a_real_hub(tmp_path):
     """Real parts end to end: simulated terminals on a pseudo-terminal, the hub with its
     API on SQLite, and the console over the WebSocket with the TD PIN. The room fills in,
     rounds advance, standings arrive, and a pause reaches the hub and is confirmed."""
+
     async def scenario():
         store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
         eid = store.create_event(HOWELL_3)
         line = PtyLine(tmp_path / "base-1")
         station = VirtualBaseStation(line)
         for t in (1, 2, 3):
-            station.add_terminal(VirtualTerminal(t, f"BM-{t}", "A", t, PlayerBot(seed=t),
-                                                 speed=50_000))
+            station.add_terminal(
+                VirtualTerminal(t, f"BM-{t}", "A", t, PlayerBot(seed=t), speed=50_000)
+            )
         sign_line = PtyLine(tmp_path / "clock-1")
         sign = VirtualAlphaSign(sign_line)
         sign.start()
-        hub = HubService(store, eid, [str(line.path)], api=("127.0.0.1", 0), td_pin="1357",
-                         tick_s=0.2, clock_displays=[("alpha", str(sign_line.path))])
+        hub = HubService(
+            store,
+            eid,
+            [str(line.path)],
+            api=("127.0.0.1", 0),
+            td_pin="1357",
+            tick_s=0.2,
+            clock_displays=[("alpha", str(sign_line.path))],
+        )
         await hub.start()
         try:
             source, send = websocket_source(f"ws://127.0.0.1:{hub.api.port}/v1", "1357")
             app = ConsoleApp(source, send, refresh_s=0.05)
             async with app.run_test(size=(100, 30)) as pilot:
                 await wait_until(lambda: app.room.sections, 10, "the hub's snapshot")
-                await wait_until(lambda: "director session opened" in app.room.log, 10,
-                                 "the TD session")
+                await wait_until(
+                    lambda: "director session opened" in app.room.log, 10, "the TD session"
+                )
                 station.start()
-                await wait_until(lambda: (app.room.sections["A"].get("round") or 0) >= 3, 30,
-                                 "round 3 on the console")
+                await wait_until(
+                    lambda: (app.room.sections["A"].get("round") or 0) >= 3,
+                    30,
+                    "round 3 on the console",
+                )
                 await pilot.pause(0.2)
                 room = app.query_one("#room-table", DataTable)
                 assert [str(room.get_row_at(i)[8]) for i in range(3)] == ["yes"] * 3
                 assert app.room.sections["A"]["standings"], "standings after round 2"
                 # the simulated terminals report their battery (STATUS): shown per table
-                await wait_until(lambda: all(t.get("battery") is not None
-                                             for t in app.room.sections["A"]["tables"]), 10,
-                                 "battery levels in the room")
+                await wait_until(
+                    lambda: all(
+                        t.get("battery") is not None for t in app.room.sections["A"]["tables"]
+                    ),
+                    10,
+                    "battery levels in the room",
+                )
                 await pilot.pause(0.2)
                 assert str(room.get_row_at(0)[10]).endswith("%")
                 await pilot.press("d")
                 devices = app.query_one("#devices-table", DataTable)
-                await wait_until(lambda: devices.row_count == 5, 10,
-                                 "one base station, a clock display and three terminals")
+                await wait_until(
+                    lambda: devices.row_count == 5,
+                    10,
+                    "one base station, a clock display and three terminals",
+                )
                 assert str(devices.get_row_at(0)[2]) == "up"
                 assert devices.get_row_at(1)[0] == "clock (alpha)"
-                assert {devices.get_row_at(i)[0] for i in (2, 3, 4)} == {"BM-1", "BM-2",
-                                                                         "BM-3"}
+                assert {devices.get_row_at(i)[0] for i in (2, 3, 4)} == {"BM-1", "BM-2", "BM-3"}
                 assert "devices: done" not in app.room.log  # periodic reads stay quiet
                 await pilot.press("r")
                 room.focus()
@@ -323,25 +501,39 @@ def test_console_follows_a_real_hub(tmp_path):
                 await pilot.press("enter")  # table A1's terminal died: a spare takes over
                 await pilot.pause(0.1)
                 await pilot.press("enter")
-                await wait_until(lambda: "takeover allowed at A1: done" in app.room.log, 10,
-                                 "the hub's reply to the takeover")
+                await wait_until(
+                    lambda: "takeover allowed at A1: done" in app.room.log,
+                    10,
+                    "the hub's reply to the takeover",
+                )
                 await pilot.press("p")
-                await wait_until(lambda: "pause clock A: done" in app.room.log, 10,
-                                 "the hub's reply to pause")
+                await wait_until(
+                    lambda: "pause clock A: done" in app.room.log, 10, "the hub's reply to pause"
+                )
                 assert app.room.sections["A"]["clock"]["phase"] == "paused"
                 await pilot.press("p")  # the same key resumes
-                await wait_until(lambda: "resume clock A: done" in app.room.log, 10,
-                                 "the hub's reply to resume")
+                await wait_until(
+                    lambda: "resume clock A: done" in app.room.log, 10, "the hub's reply to resume"
+                )
                 await pilot.press("plus")
-                await wait_until(lambda: "clock A +1 min: done" in app.room.log, 10,
-                                 "the hub's reply to one more minute")
+                await wait_until(
+                    lambda: "clock A +1 min: done" in app.room.log,
+                    10,
+                    "the hub's reply to one more minute",
+                )
                 await pilot.press("b")
                 await pilot.pause(0.1)
                 await pilot.press("down", "enter")  # ten minutes
-                await wait_until(lambda: "10-minute break in A: done" in app.room.log, 10,
-                                 "the hub's reply to the break")
-                await wait_until(lambda: app.room.sections["A"]["clock"]["phase"] == "break",
-                                 10, "the break on the console's clock")
+                await wait_until(
+                    lambda: "10-minute break in A: done" in app.room.log,
+                    10,
+                    "the hub's reply to the break",
+                )
+                await wait_until(
+                    lambda: app.room.sections["A"]["clock"]["phase"] == "break",
+                    10,
+                    "the break on the console's clock",
+                )
 
                 # The traveller of board 1: at matchpoints each line's two sides share 100 %
                 await pilot.press("t", "1", "enter")
@@ -354,9 +546,11 @@ def test_console_follows_a_real_hub(tmp_path):
                 await pilot.press("enter")
                 await pilot.pause(0.1)
                 await pilot.press("down", "down", "enter")  # 60/40
-                await wait_until(lambda: app.traveller and any(
-                    r["adjusted"] == "60/40" for r in app.traveller), 10,
-                    "the adjusted score on the traveller")
+                await wait_until(
+                    lambda: app.traveller and any(r["adjusted"] == "60/40" for r in app.traveller),
+                    10,
+                    "the adjusted score on the traveller",
+                )
                 adjusted = next(r for r in app.traveller if r["table"] == first["table"])
                 assert (adjusted["ns_score"], adjusted["ew_score"]) == (60, 40)
                 assert adjusted["entered_by"] == "TD console"  # the TD session, audited
@@ -364,8 +558,11 @@ def test_console_follows_a_real_hub(tmp_path):
                 await pilot.press("enter")
                 await pilot.pause(0.1)
                 await pilot.press("down", "enter")  # erase
-                await wait_until(lambda: len(app.traveller) == n - 1, 10,
-                                 "the erased result gone from the traveller")
+                await wait_until(
+                    lambda: len(app.traveller) == n - 1,
+                    10,
+                    "the erased result gone from the traveller",
+                )
         finally:
             await station.stop()
             await hub.stop()
@@ -382,9 +579,13 @@ def test_overall_ranking_shares_places_on_level_totals():
     room = RoomState()
     room.sections = {
         "A": {"standings": [{"pair": 1, "total": 60.0}, {"pair": 2, "total": 40.0}]},
-        "B": {"standings": [{"pair": 1, "total": 60.0}]}}
+        "B": {"standings": [{"pair": 1, "total": 60.0}]},
+    }
     assert [(rank, name, r["pair"]) for rank, name, r in overall_rows(room)] == [
-        ("1=", "A", 1), ("1=", "B", 1), ("3", "A", 2)]
+        ("1=", "A", 1),
+        ("1=", "B", 1),
+        ("3", "A", 2),
+    ]
 
 
 def test_a_flag_is_logged_once_however_often_its_board_changes():
@@ -394,10 +595,19 @@ def test_a_flag_is_logged_once_however_often_its_board_changes():
     room.apply(SNAPSHOT)
     for seq, tables in ((21, 2), (22, 3)):
         flag = dict(FLAG, reason=f"2S by N taking 8, but EW declared spades at {tables} tables")
-        room.apply({"type": "event", "seq": seq, "event": "suspicious", "section": "A",
-                    "board": 2, "flags": [flag]})
-    room.apply({"type": "event", "seq": 23, "event": "suspicious", "section": "A", "board": 2,
-                "flags": []})
+        room.apply(
+            {
+                "type": "event",
+                "seq": seq,
+                "event": "suspicious",
+                "section": "A",
+                "board": 2,
+                "flags": [flag],
+            }
+        )
+    room.apply(
+        {"type": "event", "seq": 23, "event": "suspicious", "section": "A", "board": 2, "flags": []}
+    )
     flagged = [x for x in room.log if "suspicious score at table A1 board 2" in x]
     assert len(flagged) == 1 and "at 2 tables" in flagged[0]
     assert room.log[-1] == "board 2 in section A: no suspicious score left"

@@ -22,16 +22,52 @@ VIEWS = ["r", "s", "c", "w", "t 2 enter", "d", "l", "question_mark"]
 # what needs the director: a held result, a suspicious score holding the standings back,
 # a late table and its proposed penalty
 CALLS = [
-    {"type": "event", "seq": 16, "event": "penalty_proposed", "id": 3, "section": "A",
-     "table": 3, "round": 1, "text": "table A3 finished round 1 12 min late: 10% of top"},
-    {"type": "event", "seq": 17, "event": "alert", "held": True, "result": 41, "section": "A",
-     "table": 1, "round": 2, "board": 9, "text": "board 9 is not played at table 1 in round 2"},
-    {"type": "event", "seq": 18, "event": "suspicious", "section": "A", "board": 2,
-     "flags": [FLAG]},
-    {"type": "event", "seq": 19, "event": "standings_withheld", "section": "A", "round": 2,
-     "boards": [2]},
-    {"type": "event", "seq": 20, "event": "behind", "section": "A", "round": 2,
-     "tables": [[1, 0.5], [3, 6.0]]},
+    {
+        "type": "event",
+        "seq": 16,
+        "event": "penalty_proposed",
+        "id": 3,
+        "section": "A",
+        "table": 3,
+        "round": 1,
+        "text": "table A3 finished round 1 12 min late: 10% of top",
+    },
+    {
+        "type": "event",
+        "seq": 17,
+        "event": "alert",
+        "held": True,
+        "result": 41,
+        "section": "A",
+        "table": 1,
+        "round": 2,
+        "board": 9,
+        "text": "board 9 is not played at table 1 in round 2",
+    },
+    {
+        "type": "event",
+        "seq": 18,
+        "event": "suspicious",
+        "section": "A",
+        "board": 2,
+        "flags": [FLAG],
+    },
+    {
+        "type": "event",
+        "seq": 19,
+        "event": "standings_withheld",
+        "section": "A",
+        "round": 2,
+        "boards": [2],
+    },
+    {
+        "type": "event",
+        "seq": 20,
+        "event": "behind",
+        "section": "A",
+        "round": 2,
+        "tables": [[1, 0.5], [3, 6.0]],
+    },
 ]
 
 
@@ -40,25 +76,90 @@ async def _settle(pilot):
 
 
 # the hub's answers to the reads the Traveller and Devices tabs make (fixed data)
-TRAVELLER = {"section": "A", "board": 2, "results": [
-    {"table": 1, "round": 2, "ns": 1, "ew": 6, "contract": "2S", "declarer": "N", "lead": "HA",
-     "tricks": 8, "score_ns": 110, "adjusted": None, "entered_by": "BM-1", "revision": 1,
-     "ns_score": 0.0, "ew_score": 4.0},
-    {"table": 2, "round": 1, "ns": 2, "ew": 7, "contract": "2S", "declarer": "E", "lead": "D3",
-     "tricks": 8, "score_ns": -110, "adjusted": None, "entered_by": "BM-2", "revision": 1,
-     "ns_score": 2.0, "ew_score": 2.0},
-    {"table": 3, "round": 1, "ns": 3, "ew": 8, "contract": None, "declarer": None, "lead": None,
-     "tricks": None, "score_ns": None, "adjusted": "60/40", "entered_by": "TD Anna",
-     "revision": 2, "ns_score": 2.4, "ew_score": 1.6}]}
+TRAVELLER = {
+    "section": "A",
+    "board": 2,
+    "results": [
+        {
+            "table": 1,
+            "round": 2,
+            "ns": 1,
+            "ew": 6,
+            "contract": "2S",
+            "declarer": "N",
+            "lead": "HA",
+            "tricks": 8,
+            "score_ns": 110,
+            "adjusted": None,
+            "entered_by": "BM-1",
+            "revision": 1,
+            "ns_score": 0.0,
+            "ew_score": 4.0,
+        },
+        {
+            "table": 2,
+            "round": 1,
+            "ns": 2,
+            "ew": 7,
+            "contract": "2S",
+            "declarer": "E",
+            "lead": "D3",
+            "tricks": 8,
+            "score_ns": -110,
+            "adjusted": None,
+            "entered_by": "BM-2",
+            "revision": 1,
+            "ns_score": 2.0,
+            "ew_score": 2.0,
+        },
+        {
+            "table": 3,
+            "round": 1,
+            "ns": 3,
+            "ew": 8,
+            "contract": None,
+            "declarer": None,
+            "lead": None,
+            "tricks": None,
+            "score_ns": None,
+            "adjusted": "60/40",
+            "entered_by": "TD Anna",
+            "revision": 2,
+            "ns_score": 2.4,
+            "ew_score": 1.6,
+        },
+    ],
+}
 DEVICES = {
-    "stations": [{"url": "/dev/ttyUSB0", "connected": True, "reconnects": 1, "frames_in": 812,
-                  "frames_out": 640, "retransmits": 3, "duplicates": 1, "garbage": 0,
-                  "refused": 2}],
-    "clocks": [{"url": "/dev/ttyUSB1", "protocol": "alpha", "connected": False,
-                "reconnects": 4}],
-    "terminals": [{"station": 0, "address": t, "serial": f"BM-{t}", "section": "A", "table": t,
-                   "online": t != 4, "battery": 100 - 21 * t, "signal": 90,
-                   "seconds_ago": 2.0 * t} for t in (1, 2, 3, 4)]}
+    "stations": [
+        {
+            "url": "/dev/ttyUSB0",
+            "connected": True,
+            "reconnects": 1,
+            "frames_in": 812,
+            "frames_out": 640,
+            "retransmits": 3,
+            "duplicates": 1,
+            "garbage": 0,
+            "refused": 2,
+        }
+    ],
+    "clocks": [{"url": "/dev/ttyUSB1", "protocol": "alpha", "connected": False, "reconnects": 4}],
+    "terminals": [
+        {
+            "station": 0,
+            "address": t,
+            "serial": f"BM-{t}",
+            "section": "A",
+            "table": t,
+            "online": t != 4,
+            "battery": 100 - 21 * t,
+            "signal": 90,
+            "seconds_ago": 2.0 * t,
+        }
+        for t in (1, 2, 3, 4)
+    ],
+}
 READS = {"traveller": TRAVELLER, "devices": DEVICES}
 
 
@@ -73,8 +174,9 @@ def scripted(messages):
             yield await replies.get()
 
     async def send(cmd):
-        await replies.put({"type": "reply", "id": cmd["id"], "ok": True,
-                           **READS.get(cmd["name"], {})})
+        await replies.put(
+            {"type": "reply", "id": cmd["id"], "ok": True, **READS.get(cmd["name"], {})}
+        )
 
     return source, send
 
@@ -102,6 +204,11 @@ def test_result_screen(snap_compare, size, tmp_path):
     _play_round(store, eid, 2)
     published(store, eid, 2)
     now = (T0 + dt.timedelta(minutes=3)).timestamp()
-    app = ScreenApp(lambda: barometer(store, eid), "Barometer night", page_s=3600,
-                    refresh_s=3600, now=lambda: now)
+    app = ScreenApp(
+        lambda: barometer(store, eid),
+        "Barometer night",
+        page_s=3600,
+        refresh_s=3600,
+        now=lambda: now,
+    )
     assert snap_compare(app, terminal_size=size, run_before=_settle)

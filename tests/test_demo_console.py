@@ -20,16 +20,18 @@ def _exe() -> str:
 
 
 def _screen(session: str) -> str:
-    return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True,
-                          text=True, check=False).stdout
+    return subprocess.run(
+        ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True, check=False
+    ).stdout
 
 
 @pytest.mark.skipif(TMUX is None, reason="needs tmux (.ci/run installs it)")
 def test_demo_console_shows_tables_progressing(tmp_path):
     session = f"bridgehub-smoke-{tmp_path.name}"
     command = f"{_exe()} demo --tables 3 --speed 300 --dir {tmp_path} --console"
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
-                    command], check=True)
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command], check=True
+    )
     seen: list[str] = []
     try:
         end = time.monotonic() + 90
@@ -43,10 +45,11 @@ def test_demo_console_shows_tables_progressing(tmp_path):
                 break
             time.sleep(0.2)
         else:
-            raise AssertionError("the console never showed the room progressing; last "
-                                 f"screen:\n{seen[-1] if seen else '(none)'}")
+            raise AssertionError(
+                "the console never showed the room progressing; last "
+                f"screen:\n{seen[-1] if seen else '(none)'}"
+            )
         assert "yes" in seen[-1], "terminals shown on line"
         subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=False)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True,
-                       check=False)
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)

@@ -35,18 +35,45 @@ def test_kill_9_and_restart_mid_round(tmp_path):
     event = tmp_path / "club.toml"
     event.write_text(EVENT, "utf-8")
     db = f"sqlite:///{tmp_path / 'club.db'}"
-    sim = subprocess.Popen([_exe(), "simulate", "--tables", "4", "--speed", "600",
-                            "--duration", "120", "--dir", str(tmp_path)],
-                           stdout=subprocess.PIPE, text=True)
+    sim = subprocess.Popen(
+        [
+            _exe(),
+            "simulate",
+            "--tables",
+            "4",
+            "--speed",
+            "600",
+            "--duration",
+            "120",
+            "--dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = sim.stdout.readline()
         assert line.startswith("base station"), line
         port = line.rsplit(": ", 1)[1].strip()
 
         def start_hub():
-            return subprocess.Popen([_exe(), "run", "--event", str(event), "--db", db,
-                                     "--station", port, "--api", "127.0.0.1:0",
-                                     "--td-pin", "1111"], stdout=subprocess.DEVNULL)
+            return subprocess.Popen(
+                [
+                    _exe(),
+                    "run",
+                    "--event",
+                    str(event),
+                    "--db",
+                    db,
+                    "--station",
+                    port,
+                    "--api",
+                    "127.0.0.1:0",
+                    "--td-pin",
+                    "1111",
+                ],
+                stdout=subprocess.DEVNULL,
+            )
 
         def stored():
             if not (tmp_path / "club.db").exists():
@@ -79,8 +106,22 @@ def test_kill_9_and_restart_mid_round(tmp_path):
 
 def test_bridgehub_demo_plays_a_room_to_the_end(tmp_path):
     """The README's main job: simulator and hub as processes, standings every round."""
-    out = subprocess.run([_exe(), "demo", "--tables", "3", "--speed", "5000", "--dir",
-                          str(tmp_path), "--no-console"], capture_output=True, text=True,
-                         timeout=120, check=False)
+    out = subprocess.run(
+        [
+            _exe(),
+            "demo",
+            "--tables",
+            "3",
+            "--speed",
+            "5000",
+            "--dir",
+            str(tmp_path),
+            "--no-console",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr
     assert "after round  5" in out.stdout and "session complete" in out.stdout

@@ -18,8 +18,9 @@ from simulator.line import PtyLine
 from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
 
-EVENT = one_section_event("Twelve-table Howell",
-                          'kind = "howell", tables = 12, boards_per_round = 1')
+EVENT = one_section_event(
+    "Twelve-table Howell", 'kind = "howell", tables = 12, boards_per_round = 1'
+)
 
 
 def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
@@ -27,14 +28,17 @@ def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
         store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
         eid = store.create_event(EVENT)
         lines = [PtyLine(tmp_path / f"base-{k}") for k in (1, 2)]
-        stations = [VirtualBaseStation(line, serial=f"BS-{k}") for k, line in
-                    enumerate(lines, 1)]
+        stations = [VirtualBaseStation(line, serial=f"BS-{k}") for k, line in enumerate(lines, 1)]
         for table in range(1, 13):
             station = stations[(table - 1) // 6]
-            bot = PlayerBot(seed=table, correction_rate=1.0 if table == 3 else 0.0,
-                            td_call_rate=1.0 if table == 4 else 0.0)
-            station.add_terminal(VirtualTerminal(table, f"BM-{table:04d}", "A", table, bot,
-                                                 speed=50_000))
+            bot = PlayerBot(
+                seed=table,
+                correction_rate=1.0 if table == 3 else 0.0,
+                td_call_rate=1.0 if table == 4 else 0.0,
+            )
+            station.add_terminal(
+                VirtualTerminal(table, f"BM-{table:04d}", "A", table, bot, speed=50_000)
+            )
         hub = HubService(store, eid, [str(line.path) for line in lines])
         await hub.start()
         for s in stations:
@@ -45,13 +49,20 @@ def test_a_12_table_howell_from_logon_to_final_standings(tmp_path):
             # a terminal keyed the wrong table: refused, with the reason shown at the table
             intruder.send(Result("A", 7, 1, 1, 1, 2, "3NT", 0, "", 9, 0, 1))
             await wait_until(hub.session_done.is_set, 120, "all 23 rounds to be played")
-            await wait_until(lambda: all(not t.unacked for s in stations
-                                         for t in s.terminals.values()), 30,
-                             "the last ACKs to reach the terminals")
-            await wait_until(lambda: all(
-                sum(isinstance(m, RankingPage) for m in t.log.received) >= 23
-                for s in stations for t in s.terminals.values()), 30,
-                "the final ranking page to reach every terminal")
+            await wait_until(
+                lambda: all(not t.unacked for s in stations for t in s.terminals.values()),
+                30,
+                "the last ACKs to reach the terminals",
+            )
+            await wait_until(
+                lambda: all(
+                    sum(isinstance(m, RankingPage) for m in t.log.received) >= 23
+                    for s in stations
+                    for t in s.terminals.values()
+                ),
+                30,
+                "the final ranking page to reach every terminal",
+            )
         finally:
             for s in stations:
                 await s.stop()
@@ -101,18 +112,28 @@ def test_the_round_clock_reaches_a_sign_and_the_terminals(tmp_path):
         sign.start()
         line = PtyLine(tmp_path / "base-1")
         station = VirtualBaseStation(line)
-        station.add_terminal(VirtualTerminal(1, "BM-0001", "A", 1, PlayerBot(seed=1),
-                                             speed=1.0))
-        hub = HubService(store, eid, [str(line.path)],
-                         clock_displays=[("alpha", str(sign_line.path))], tick_s=0.05)
+        station.add_terminal(VirtualTerminal(1, "BM-0001", "A", 1, PlayerBot(seed=1), speed=1.0))
+        hub = HubService(
+            store,
+            eid,
+            [str(line.path)],
+            clock_displays=[("alpha", str(sign_line.path))],
+            tick_s=0.05,
+        )
         await hub.start()
         station.start()
         term = station.terminals[1]
         try:
-            await wait_until(lambda: sign.decoder.state.shown().startswith("Round 1 - play "),
-                             20, "the sign to show round 1")
-            await wait_until(lambda: any(isinstance(m, Clock) for m in term.log.received), 20,
-                             "a CLOCK message at the terminal")
+            await wait_until(
+                lambda: sign.decoder.state.shown().startswith("Round 1 - play "),
+                20,
+                "the sign to show round 1",
+            )
+            await wait_until(
+                lambda: any(isinstance(m, Clock) for m in term.log.received),
+                20,
+                "a CLOCK message at the terminal",
+            )
         finally:
             await station.stop()
             await hub.stop()

@@ -21,8 +21,9 @@ from scoring.traveller import Artificial, Traveller, TravellerLine
 
 def board_of(scores, artificial=()):
     lines = [TravellerLine(i + 1, 100 + i, s) for i, s in enumerate(scores)]
-    lines += [TravellerLine(50 + k, 150 + k, None, Artificial.parse(a))
-              for k, a in enumerate(artificial)]
+    lines += [
+        TravellerLine(50 + k, 150 + k, None, Artificial.parse(a)) for k, a in enumerate(artificial)
+    ]
     return Traveller.of(1, lines)
 
 
@@ -67,14 +68,21 @@ def test_bridge_scorer_cross_imps():
     """bridge-tips / bridge-scorer: 620, 170, 140, 140, −100 → 10.50, −0.25, −1.25, −1.25,
     −7.75."""
     s = score_cross_imps(board_of([620, 170, 140, 140, -100]))
-    assert ns(s, 5) == [Fraction(21, 2), Fraction(-1, 4), Fraction(-5, 4), Fraction(-5, 4),
-                        Fraction(-31, 4)]
+    assert ns(s, 5) == [
+        Fraction(21, 2),
+        Fraction(-1, 4),
+        Fraction(-5, 4),
+        Fraction(-5, 4),
+        Fraction(-31, 4),
+    ]
 
 
 def test_total_imps_and_artificial_scores():
     """ACBLscore Total IMPs: the raw sum; Ave+ = +3 × (n − 1)."""
-    s = score_cross_imps(board_of([620, 170, 140, 140, -100], artificial=["A+/A-"]),
-                         CrossImpRules(divisor=CrossImpDivisor.TOTAL))
+    s = score_cross_imps(
+        board_of([620, 170, 140, 140, -100], artificial=["A+/A-"]),
+        CrossImpRules(divisor=CrossImpDivisor.TOTAL),
+    )
     assert ns(s, 5) == [42, -1, -5, -5, -31]
     assert (s.score(5, Side.NS), s.score(5, Side.EW)) == (12, -12)
     avg = score_cross_imps(board_of([620, 170], artificial=["60/40", "A/A-"]))
@@ -84,8 +92,10 @@ def test_total_imps_and_artificial_scores():
     assert bwx.imps(Fraction(70)) == 4
 
 
-@given(st.lists(st.integers(-300, 300).map(lambda x: x * 10), min_size=1, max_size=40),
-       st.sampled_from([None, 17]))
+@given(
+    st.lists(st.integers(-300, 300).map(lambda x: x * 10), min_size=1, max_size=40),
+    st.sampled_from([None, 17]),
+)
 def test_cross_imps_on_a_board_sum_to_zero(scores, cap):
     s = score_cross_imps(board_of(scores), CrossImpRules(cap=cap))
     assert sum(ns(s, len(scores))) == 0
@@ -108,14 +118,20 @@ def test_butler_ilovebridge_drops_best_and_worst():
     assert board_datums(t, ButlerRules(drop=DropRule(count=1))) == [300]
 
 
-@pytest.mark.parametrize(("scores", "rounding", "datum"), [
-    # ACBLscore: x5 rounds to even, 425 → 420, 435 → 440.
-    ([420, 430], DatumRounding.EVEN, 420), ([430, 440], DatumRounding.EVEN, 440),
-    ([420, 430], DatumRounding.NEAREST, 430), ([-420, -430], DatumRounding.NEAREST, -430),
-])
+@pytest.mark.parametrize(
+    ("scores", "rounding", "datum"),
+    [
+        # ACBLscore: x5 rounds to even, 425 → 420, 435 → 440.
+        ([420, 430], DatumRounding.EVEN, 420),
+        ([430, 440], DatumRounding.EVEN, 440),
+        ([420, 430], DatumRounding.NEAREST, 430),
+        ([-420, -430], DatumRounding.NEAREST, -430),
+    ],
+)
 def test_butler_datum_rounding(scores, rounding, datum):
     assert board_datums(board_of(scores), ButlerRules(drop=DropRule(), rounding=rounding)) == [
-        datum]
+        datum
+    ]
 
 
 def test_butler_drop_rules():

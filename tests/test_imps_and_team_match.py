@@ -30,7 +30,9 @@ def _matches():
             continue
         key = frozenset([b.info["HomeTeam"], b.info["VisitTeam"]])
         out[key].setdefault(b.board_num, {})[int(b.info["Table"])] = (
-            _ns(b.info["Score"]), _ns(b.info["ScoreIMP"]))
+            _ns(b.info["Score"]),
+            _ns(b.info["ScoreIMP"]),
+        )
     return out
 
 
@@ -47,15 +49,61 @@ def test_law78b_every_realbridge_table_imp():
     assert checked == 278
 
 
-@pytest.mark.parametrize(("diff", "expected"), [
-    (0, 0), (10, 0), (20, 1), (40, 1), (50, 2), (80, 2), (90, 3), (120, 3), (130, 4),
-    (160, 4), (170, 5), (210, 5), (220, 6), (260, 6), (270, 7), (310, 7), (320, 8), (360, 8),
-    (370, 9), (420, 9), (430, 10), (490, 10), (500, 11), (590, 11), (600, 12), (740, 12),
-    (750, 13), (890, 13), (900, 14), (1090, 14), (1100, 15), (1290, 15), (1300, 16),
-    (1490, 16), (1500, 17), (1740, 17), (1750, 18), (1990, 18), (2000, 19), (2240, 19),
-    (2250, 20), (2490, 20), (2500, 21), (2990, 21), (3000, 22), (3490, 22), (3500, 23),
-    (3990, 23), (4000, 24), (7600, 24),
-])
+@pytest.mark.parametrize(
+    ("diff", "expected"),
+    [
+        (0, 0),
+        (10, 0),
+        (20, 1),
+        (40, 1),
+        (50, 2),
+        (80, 2),
+        (90, 3),
+        (120, 3),
+        (130, 4),
+        (160, 4),
+        (170, 5),
+        (210, 5),
+        (220, 6),
+        (260, 6),
+        (270, 7),
+        (310, 7),
+        (320, 8),
+        (360, 8),
+        (370, 9),
+        (420, 9),
+        (430, 10),
+        (490, 10),
+        (500, 11),
+        (590, 11),
+        (600, 12),
+        (740, 12),
+        (750, 13),
+        (890, 13),
+        (900, 14),
+        (1090, 14),
+        (1100, 15),
+        (1290, 15),
+        (1300, 16),
+        (1490, 16),
+        (1500, 17),
+        (1740, 17),
+        (1750, 18),
+        (1990, 18),
+        (2000, 19),
+        (2240, 19),
+        (2250, 20),
+        (2490, 20),
+        (2500, 21),
+        (2990, 21),
+        (3000, 22),
+        (3490, 22),
+        (3500, 23),
+        (3990, 23),
+        (4000, 24),
+        (7600, 24),
+    ],
+)
 def test_law78b_table_edges(diff, expected):
     """Every row edge of the Law 78B table."""
     assert imps(diff) == expected and imps(-diff) == -expected
@@ -89,7 +137,8 @@ def test_team_matches_of_the_realbridge_event():
         expected = 0
         for board, tables in sorted(complete.items()):
             (_t_open, (s_open, imp_open)), (_, (s_closed, _)) = sorted(
-                tables.items(), key=lambda kv: kv[0] != open_table)
+                tables.items(), key=lambda kv: kv[0] != open_table
+            )
             team_boards.append(TeamBoard(board, s_open, s_closed))
             expected += imp_open
         result = score_match(team_boards, scale=WBFContinuousScale())
@@ -112,8 +161,11 @@ def test_seed000_a_ten_point_difference_wins_a_board():
 def test_carry_over_and_fouled_board_and_assigned_imps():
     """Seed 000: 6.5 IMP carry-over; seed 002: a fouled board is removed and the match is
     scored as one of fewer boards; Law 86A: +3 IMPs assigned."""
-    boards = [TeamBoard(1, 620, 170), TeamBoard(2, fouled=True),
-              TeamBoard(3, assigned_imps=Fraction(3))]
+    boards = [
+        TeamBoard(1, 620, 170),
+        TeamBoard(2, fouled=True),
+        TeamBoard(3, assigned_imps=Fraction(3)),
+    ]
     r = score_match(boards, scale=WBFContinuousScale(), home_carry_over=Fraction(13, 2))
     assert r.boards_scored == 2
     assert r.home_imps == 10 + 3 and r.margin == Fraction(39, 2)

@@ -14,8 +14,9 @@ from hub.views import rebuild
 
 ROOT = Path(__file__).parents[1]
 EVENT = (ROOT / "examples" / "club_howell.toml").read_text("utf-8")
-WITH_DEALS = EVENT.replace('name = "Evening"', 'name = "Evening"\nhand_records = '
-                           '"realbridge_2021_online_qual_open_r2.pbn"')
+WITH_DEALS = EVENT.replace(
+    'name = "Evening"', 'name = "Evening"\nhand_records = "realbridge_2021_online_qual_open_r2.pbn"'
+)
 
 
 @pytest.fixture
@@ -26,8 +27,9 @@ def intake(store_url):
     store.close()
 
 
-def result(table=1, rnd=1, board=1, ns=10, ew=1, contract="4S", declarer=0, lead="",
-           tricks=10, revision=1):
+def result(
+    table=1, rnd=1, board=1, ns=10, ew=1, contract="4S", declarer=0, lead="", tricks=10, revision=1
+):
     return Result("A", table, rnd, board, ns, ew, contract, declarer, lead, tricks, 0, revision)
 
 
@@ -47,14 +49,17 @@ def test_a_repeat_is_a_duplicate_never_a_second_record(intake):
     assert len(intake.store.results(intake.event_id)) == 1
 
 
-@pytest.mark.parametrize(("msg", "code", "text"), [
-    (result(contract="8S"), NakCode.INVALID_RESULT, "level 1-7"),
-    (result(contract="4S", declarer=NO_DECLARER), NakCode.INVALID_RESULT, "needs a declarer"),
-    (result(tricks=14), NakCode.INVALID_RESULT, "tricks 14 must be 0-13"),
-    (result(lead="ZZ"), NakCode.INVALID_RESULT, "is not a card"),
-    (result(table=9), NakCode.NOT_LOGGED_ON, "log on to table A9 first"),
-    (result(rnd=12), NakCode.NOT_IN_MOVEMENT, "round 12 is not in the movement"),
-])
+@pytest.mark.parametrize(
+    ("msg", "code", "text"),
+    [
+        (result(contract="8S"), NakCode.INVALID_RESULT, "level 1-7"),
+        (result(contract="4S", declarer=NO_DECLARER), NakCode.INVALID_RESULT, "needs a declarer"),
+        (result(tricks=14), NakCode.INVALID_RESULT, "tricks 14 must be 0-13"),
+        (result(lead="ZZ"), NakCode.INVALID_RESULT, "is not a card"),
+        (result(table=9), NakCode.NOT_LOGGED_ON, "log on to table A9 first"),
+        (result(rnd=12), NakCode.NOT_IN_MOVEMENT, "round 12 is not in the movement"),
+    ],
+)
 def test_refused_results_say_why(intake, msg, code, text):
     intake.logon("BM-1", "A", 1)
     out = intake.submit("BM-1", msg)
@@ -114,8 +119,9 @@ def test_pass_out_and_no_play(intake):
     intake.logon("BM-1", "A", 1)
     passed = intake.submit("BM-1", result(contract="PASS", declarer=NO_DECLARER, tricks=0))
     assert passed.verdict is Verdict.ACCEPTED and passed.stored.contract == "PASS"
-    noplay = intake.submit("BM-1", result(board=2, contract="", declarer=NO_DECLARER,
-                                          tricks=NO_PLAY))
+    noplay = intake.submit(
+        "BM-1", result(board=2, contract="", declarer=NO_DECLARER, tricks=NO_PLAY)
+    )
     assert noplay.verdict is Verdict.ACCEPTED and "not played" in noplay.alert
     view = rebuild(intake.store, intake.event_id)["A"]
     assert [b.board for b in view.boards] == [1]

@@ -18,10 +18,13 @@ from scoring.traveller import Artificial, Token, Traveller, TravellerLine
 
 
 def board_of(scores, artificial=(), groups=None, board=1):
-    lines = [TravellerLine(i + 1, 100 + i, s, group=(groups[i] if groups else 0))
-             for i, s in enumerate(scores)]
-    lines += [TravellerLine(50 + k, 150 + k, None, Artificial.parse(a))
-              for k, a in enumerate(artificial)]
+    lines = [
+        TravellerLine(i + 1, 100 + i, s, group=(groups[i] if groups else 0))
+        for i, s in enumerate(scores)
+    ]
+    lines += [
+        TravellerLine(50 + k, 150 + k, None, Artificial.parse(a)) for k, a in enumerate(artificial)
+    ]
     return Traveller.of(board, lines)
 
 
@@ -83,14 +86,25 @@ def test_ebu_neuberg_11_expected_10_different_results():
     """EBU: 11 expected, 10 all different → 19.9, 17.7, …, 0.1 (top 20)."""
     s = score_matchpoints(board_of(list(range(900, -100, -100))), MatchpointRules(expected=11))
     assert [display(v, 1) for v in ns_points(s, 10)] == [
-        "19.9", "17.7", "15.5", "13.3", "11.1", "8.9", "6.7", "4.5", "2.3", "0.1"]
+        "19.9",
+        "17.7",
+        "15.5",
+        "13.3",
+        "11.1",
+        "8.9",
+        "6.7",
+        "4.5",
+        "2.3",
+        "0.1",
+    ]
     assert s.top[0] == 20
 
 
 def test_brenning_one_result_changed_to_ave_plus():
     """brenning.se: 11 results, one changed to A+/A+; a sole top among 10 gets 19.9."""
-    s = score_matchpoints(board_of(list(range(10)), artificial=["A+/A+"]),
-                          MatchpointRules(expected=11))
+    s = score_matchpoints(
+        board_of(list(range(10)), artificial=["A+/A+"]), MatchpointRules(expected=11)
+    )
     assert ns_points(s, 10)[-1] == Fraction(199, 10)
     assert s.points(10, Side.NS) == 12 and s.points(10, Side.EW) == 12  # 60 % of 20
 
@@ -102,8 +116,7 @@ def test_ebu_fouled_board_7_plus_3():
     groups = [0] * 7 + [1] * 3
     s = score_matchpoints(board_of(scores, groups=groups), MatchpointRules(expected=10))
     pts = ns_points(s, 10)
-    assert [display(v, 1) for v in pts[:7]] == ["17.6", "14.7", "11.9", "9.0", "6.1", "3.3",
-                                                "0.4"]
+    assert [display(v, 1) for v in pts[:7]] == ["17.6", "14.7", "11.9", "9.0", "6.1", "3.3", "0.4"]
     assert [display(v, 1) for v in pts[7:]] == ["15.7", "9.0", "2.3"]
     assert sum(pts[:7]) == 63 and sum(pts[7:]) == 27
 
@@ -113,21 +126,27 @@ def test_ebu_small_groups_rule():
     a group of 2 scores 65/55 %; ties share."""
     scores = [600, 500, 400, 300, 200, 100, 0, 420, 50, -50]
     groups = [0] * 7 + [1] * 3
-    s = score_matchpoints(board_of(scores, groups=groups),
-                          MatchpointRules(expected=10, ebu_small_groups=True))
+    s = score_matchpoints(
+        board_of(scores, groups=groups), MatchpointRules(expected=10, ebu_small_groups=True)
+    )
     assert [s.score(i, Side.NS) for i in (7, 8, 9)] == [70, 60, 50]
-    s = score_matchpoints(board_of([1, 2, 3, 4, 5, 6, 7, 8, 30, 20], groups=[0] * 8 + [1, 1]),
-                          MatchpointRules(ebu_small_groups=True))
+    s = score_matchpoints(
+        board_of([1, 2, 3, 4, 5, 6, 7, 8, 30, 20], groups=[0] * 8 + [1, 1]),
+        MatchpointRules(ebu_small_groups=True),
+    )
     assert [s.score(i, Side.NS) for i in (8, 9)] == [65, 55]
-    s = score_matchpoints(board_of([1, 2, 3, 4, 5, 6, 7, 8, 20, 20], groups=[0] * 8 + [1, 1]),
-                          MatchpointRules(ebu_small_groups=True))
+    s = score_matchpoints(
+        board_of([1, 2, 3, 4, 5, 6, 7, 8, 20, 20], groups=[0] * 8 + [1, 1]),
+        MatchpointRules(ebu_small_groups=True),
+    )
     assert [s.score(i, Side.NS) for i in (8, 9)] == [60, 60]
 
 
 def test_oldstyle_lowers_the_top_per_missing_result():
     """NBF §3.2.3: top lowered, bottom raised by 1 point per missing result."""
-    s = score_matchpoints(board_of([300, 200, 100]),
-                          MatchpointRules(expected=4, method=AdjustedMethod.OLDSTYLE))
+    s = score_matchpoints(
+        board_of([300, 200, 100]), MatchpointRules(expected=4, method=AdjustedMethod.OLDSTYLE)
+    )
     assert ns_points(s, 3) == [5, 3, 1] and s.top[0] == 6
 
 
@@ -149,10 +168,14 @@ def test_artificial_tokens_and_split_scores():
     assert (s.score(3, Side.NS), s.score(3, Side.EW)) == (60, 40)
     assert (s.score(4, Side.NS), s.score(4, Side.EW)) == (40, 50)
     assert (s.score(5, Side.NS), s.score(5, Side.EW)) == (50, 50)
-    custom = MatchpointRules(averages={Token.AVE_PLUS: Fraction(65), Token.AVE: Fraction(50),
-                                       Token.AVE_MINUS: Fraction(35)})
-    assert score_matchpoints(board_of([1, 2], artificial=["A+/A-"]), custom).score(
-        2, Side.NS) == 65
+    custom = MatchpointRules(
+        averages={
+            Token.AVE_PLUS: Fraction(65),
+            Token.AVE: Fraction(50),
+            Token.AVE_MINUS: Fraction(35),
+        }
+    )
+    assert score_matchpoints(board_of([1, 2], artificial=["A+/A-"]), custom).score(2, Side.NS) == 65
 
 
 @given(st.lists(st.integers(-80, 80).map(lambda x: x * 10), min_size=1, max_size=40))
@@ -165,8 +188,10 @@ def test_law78a_matchpoints_on_a_board_sum_to_the_top(scores):
         assert sum(ns_points(s, len(scores))) == Fraction(top * len(scores), 2)
 
 
-@given(st.lists(st.integers(-80, 80).map(lambda x: x * 10), min_size=1, max_size=30),
-       st.integers(0, 10))
+@given(
+    st.lists(st.integers(-80, 80).map(lambda x: x * 10), min_size=1, max_size=30),
+    st.integers(0, 10),
+)
 def test_neuberg_keeps_the_boards_average(scores, missing):
     """Neuberg: n results scored as if N were played keep the normal average (N − 1)."""
     n, expected = len(scores), len(scores) + missing

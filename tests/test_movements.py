@@ -28,8 +28,12 @@ def meetings(m: Movement) -> dict[frozenset, int]:
 
 
 def boards_of(m: Movement, pair: int) -> list[int]:
-    return sorted(b for r in m.rows if pair in (r.ns_pair, r.ew_pair) and r.ns_pair
-                  and r.ew_pair for b in r.boards)
+    return sorted(
+        b
+        for r in m.rows
+        if pair in (r.ns_pair, r.ew_pair) and r.ns_pair and r.ew_pair
+        for b in r.boards
+    )
 
 
 def sd(m: Movement, boards_per_set: int = 1) -> float:
@@ -46,8 +50,9 @@ def test_odd_mitchell_every_ns_meets_every_ew_and_plays_every_board(tables):
         assert boards_of(m, p) == list(range(1, 2 * tables + 1))
 
 
-@pytest.mark.parametrize(("tables", "variant"), [(t, v) for t in range(4, 15, 2)
-                                                  for v in ("skip", "relay")])
+@pytest.mark.parametrize(
+    ("tables", "variant"), [(t, v) for t in range(4, 15, 2) for v in ("skip", "relay")]
+)
 def test_even_mitchells_pass_the_checker(tables, variant):
     m = mitchell(tables, 3, variant=variant)
     report = check_movement(m)
@@ -71,19 +76,25 @@ def test_share_relay_file_needs_its_declared_share():
     text = (DATA / "mitchell_share_relay_8t_8r_3b.csv").read_text("utf-8")
     bare = check_movement(parse_movement(text))
     assert not bare.ok and bare.errors[0].rule == "one-place" and bare.errors[0].row == 8
-    declared = parse_movement("# kind: mitchell\n# winners: 2\n# shares: 1+8\n# relays: 4-5\n"
-                              + text)
+    declared = parse_movement(
+        "# kind: mitchell\n# winners: 2\n# shares: 1+8\n# relays: 4-5\n" + text
+    )
     assert check_movement(declared).ok
     ours = mitchell(8, 3, variant="relay")
     assert {(r.table, r.round, r.ns_pair, r.ew_pair, r.boards) for r in ours.rows} == {
-        (r.table, r.round, r.ns_pair, r.ew_pair, r.boards) for r in declared.rows}
+        (r.table, r.round, r.ns_pair, r.ew_pair, r.boards) for r in declared.rows
+    }
 
 
-@pytest.mark.parametrize(("tables", "variant", "expected_sd"), [
-    # movements.md §4.4: 7-table Mitchell with the last round switched sd 1.05;
-    # 8-table share-and-relay with one switched round 1.24 (the best there is).
-    (7, "plain", 1.05), (8, "relay", 1.24),
-])
+@pytest.mark.parametrize(
+    ("tables", "variant", "expected_sd"),
+    [
+        # movements.md §4.4: 7-table Mitchell with the last round switched sd 1.05;
+        # 8-table share-and-relay with one switched round 1.24 (the best there is).
+        (7, "plain", 1.05),
+        (8, "relay", 1.24),
+    ],
+)
 def test_arrow_switch_reaches_the_published_balance(tables, variant, expected_sd):
     plain = mitchell(tables, 1, variant=variant)
     switched = mitchell(tables, 1, variant=variant, arrow_switch=True)
@@ -176,8 +187,11 @@ def test_round_robin_two_tables_per_match(teams):
     for r in m.rows:
         if r.ns_pair and r.table % 2 == 1:
             closed = m.row("A", r.table + 1, r.round)
-            assert (closed.ns_pair, closed.ew_pair, closed.boards) == (r.ew_pair, r.ns_pair,
-                                                                       r.boards)
+            assert (closed.ns_pair, closed.ew_pair, closed.boards) == (
+                r.ew_pair,
+                r.ns_pair,
+                r.boards,
+            )
 
 
 # -- the checker's hard rules -------------------------------------------------------------
@@ -185,15 +199,23 @@ def _mv(rows, **layout):
     return Movement(tuple(MovementRow("A", *r) for r in rows), Layout(**layout))
 
 
-@pytest.mark.parametrize(("rows", "layout", "rule", "row"), [
-    ([(1, 1, 1, 2, (1,)), (2, 1, 1, 3, (2,))], {}, "seated-once", 2),
-    ([(1, 1, 1, 2, (1,)), (1, 2, 1, 3, (1,))], {}, "board-once", 2),
-    ([(1, 1, 1, 2, (1,)), (2, 1, 3, 4, (1,))], {}, "one-place", 2),
-    ([(1, 1, 1, 2, (1,)), (2, 1, 3, 4, (2,))], {"kind": MovementKind.BAROMETER}, "barometer", 2),
-    ([(1, 1, 1, 2, (1,)), (2, 1, 2, 1, (2,))], {"kind": MovementKind.TEAMS}, "team-match", 1),
-    ([(1, 1, 1, 2, (1,)), (1, 2, 3, 4, (2,)), (2, 1, 3, 4, (3,))], {}, "every-round", None),
-    ([(1, 1, 5, 5, (1,))], {}, "seated-once", 1),
-])
+@pytest.mark.parametrize(
+    ("rows", "layout", "rule", "row"),
+    [
+        ([(1, 1, 1, 2, (1,)), (2, 1, 1, 3, (2,))], {}, "seated-once", 2),
+        ([(1, 1, 1, 2, (1,)), (1, 2, 1, 3, (1,))], {}, "board-once", 2),
+        ([(1, 1, 1, 2, (1,)), (2, 1, 3, 4, (1,))], {}, "one-place", 2),
+        (
+            [(1, 1, 1, 2, (1,)), (2, 1, 3, 4, (2,))],
+            {"kind": MovementKind.BAROMETER},
+            "barometer",
+            2,
+        ),
+        ([(1, 1, 1, 2, (1,)), (2, 1, 2, 1, (2,))], {"kind": MovementKind.TEAMS}, "team-match", 1),
+        ([(1, 1, 1, 2, (1,)), (1, 2, 3, 4, (2,)), (2, 1, 3, 4, (3,))], {}, "every-round", None),
+        ([(1, 1, 5, 5, (1,))], {}, "seated-once", 1),
+    ],
+)
 def test_hard_rules_name_the_row_and_the_rule(rows, layout, rule, row):
     report = check_movement(_mv(rows, **layout))
     assert not report.ok
@@ -208,8 +230,12 @@ def test_declared_shares_and_copies_allow_a_board_in_two_places():
 
 # -- the movement file --------------------------------------------------------------------
 def test_round_trip_keeps_rows_and_layout():
-    for m in (howell(5, 3), mitchell(8, 3, variant="relay", arrow_switch=True),
-              round_robin(6, 4), barometer(9, 2)):
+    for m in (
+        howell(5, 3),
+        mitchell(8, 3, variant="relay", arrow_switch=True),
+        round_robin(6, 4),
+        barometer(9, 2),
+    ):
         assert parse_movement(format_movement(m)) == m
 
 
@@ -220,19 +246,37 @@ def test_custom_boards_column():
     assert parse_movement(text) == m
 
 
-@pytest.mark.parametrize(("text", "line", "message"), [
-    ("section,table,round,ns_pair\nA,1,1,1\n", 1, "missing column(s) ew_pair"),
-    ("section,table,round,ns_pair,ew_pair,low_board,high_board\nA,x,1,1,2,1,1\n", 2,
-     "whole numbers"),
-    ("section,table,round,ns_pair,ew_pair,low_board,high_board\nA,1,1,1,2,3,1\n", 2,
-     "1 ≤ low ≤ high"),
-    ("section,table,round,ns_pair,ew_pair,low_board,high_board\nA,1,1,1,2,1,1\nA,1,1,3,4,2,2\n",
-     3, "already has a row (line 2)"),
-    ("# kind: swiss\nsection,table,round,ns_pair,ew_pair,low_board,high_board\n", 1,
-     "kind 'swiss' is not valid"),
-    ("section,table,round,ns_pair,ew_pair,low_board,high_board,boards\nA,1,1,1,2,1,7,1;9\n", 2,
-     "must ascend from low_board 1 to high_board 7"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("section,table,round,ns_pair\nA,1,1,1\n", 1, "missing column(s) ew_pair"),
+        (
+            "section,table,round,ns_pair,ew_pair,low_board,high_board\nA,x,1,1,2,1,1\n",
+            2,
+            "whole numbers",
+        ),
+        (
+            "section,table,round,ns_pair,ew_pair,low_board,high_board\nA,1,1,1,2,3,1\n",
+            2,
+            "1 ≤ low ≤ high",
+        ),
+        (
+            "section,table,round,ns_pair,ew_pair,low_board,high_board\nA,1,1,1,2,1,1\nA,1,1,3,4,2,2\n",
+            3,
+            "already has a row (line 2)",
+        ),
+        (
+            "# kind: swiss\nsection,table,round,ns_pair,ew_pair,low_board,high_board\n",
+            1,
+            "kind 'swiss' is not valid",
+        ),
+        (
+            "section,table,round,ns_pair,ew_pair,low_board,high_board,boards\nA,1,1,1,2,1,7,1;9\n",
+            2,
+            "must ascend from low_board 1 to high_board 7",
+        ),
+    ],
+)
 def test_bad_movement_files_name_the_line(text, line, message):
     with pytest.raises(MovementError) as e:
         parse_movement(text)
@@ -244,8 +288,9 @@ def test_mid_session_change_keeps_the_rounds_already_played():
     before = howell(5, 3, pairs=9)
     after = howell(5, 3)
     changed = before.from_round(4, after)
-    assert [r for r in changed.rows if r.round < 4] == [r for r in before.sorted().rows
-                                                        if r.round < 4]
+    assert [r for r in changed.rows if r.round < 4] == [
+        r for r in before.sorted().rows if r.round < 4
+    ]
     assert [r for r in changed.rows if r.round >= 4] == [r for r in after.rows if r.round >= 4]
 
 
@@ -262,15 +307,18 @@ def test_cli_prints_the_movement_file_with_the_exact_header():
     assert len(body) == 1 + 5 * 9
 
 
-@pytest.mark.parametrize("args", [
-    ["mitchell", "--tables", 9, "--boards-per-round", 3],
-    ["mitchell", "--tables", 10, "--skip", "--rounds", 9, "--boards-per-round", 3],
-    ["mitchell", "--tables", 8, "--relay", "--arrow-switch", "--boards-per-round", 3],
-    ["mitchell", "--tables", 13, "--barometer", "--boards-per-round", 2],
-    ["howell", "--tables", 7, "--boards-per-round", 2],
-    ["barometer", "--pairs", 28, "--boards-per-round", 2],
-    ["teams", "--teams", 8, "--boards-per-round", 24],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["mitchell", "--tables", 9, "--boards-per-round", 3],
+        ["mitchell", "--tables", 10, "--skip", "--rounds", 9, "--boards-per-round", 3],
+        ["mitchell", "--tables", 8, "--relay", "--arrow-switch", "--boards-per-round", 3],
+        ["mitchell", "--tables", 13, "--barometer", "--boards-per-round", 2],
+        ["howell", "--tables", 7, "--boards-per-round", 2],
+        ["barometer", "--pairs", 28, "--boards-per-round", 2],
+        ["teams", "--teams", 8, "--boards-per-round", 24],
+    ],
+)
 def test_cli_generates_movements_the_checker_accepts(tmp_path, args):
     r = run("movement", *args, "--csv")
     assert r.exit_code == 0, r.output
@@ -283,18 +331,22 @@ def test_cli_generates_movements_the_checker_accepts(tmp_path, args):
 
 def test_cli_check_fails_naming_row_and_rule(tmp_path):
     path = tmp_path / "bad.csv"
-    path.write_text("section,table,round,ns_pair,ew_pair,low_board,high_board\n"
-                    "A,1,1,1,2,1,2\nA,2,1,1,3,3,4\n", "utf-8")
+    path.write_text(
+        "section,table,round,ns_pair,ew_pair,low_board,high_board\nA,1,1,1,2,1,2\nA,2,1,1,3,3,4\n",
+        "utf-8",
+    )
     r = run("movement", "check", path)
     assert r.exit_code != 0
     assert "[seated-once] row 2 (section A, table 2, round 1): pair 1 is already seated" in (
-        r.output)
+        r.output
+    )
 
 
 def test_cli_cards_and_bad_sizes(tmp_path):
     path = tmp_path / "h.csv"
-    path.write_text(run("movement", "howell", "--tables", 4, "--boards-per-round", 3,
-                        "--csv").output, "utf-8")
+    path.write_text(
+        run("movement", "howell", "--tables", 4, "--boards-per-round", 3, "--csv").output, "utf-8"
+    )
     card = run("movement", "cards", path, "--pair", 3).output
     assert card.startswith("Section A, pair 3") and len(card.splitlines()) == 2 + 7
     r = run("movement", "mitchell", "--tables", 8, "--rounds", 12, "--boards-per-round", 2)

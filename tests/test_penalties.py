@@ -12,7 +12,8 @@ from scoring.errors import ScoringInputError
 from scoring.penalties import PenaltyUnit, scale_from_data
 
 SCALES = tomllib.loads(
-    (Path(__file__).parents[1] / "examples" / "penalty_scales.toml").read_text("utf-8"))
+    (Path(__file__).parents[1] / "examples" / "penalty_scales.toml").read_text("utf-8")
+)
 
 
 def scale(name):
@@ -27,13 +28,21 @@ def proposed(name, minutes, offence=1, unfinished=0):
 VP, IMP, WARN, TD = PenaltyUnit.VP, PenaltyUnit.IMP, PenaltyUnit.WARNING, PenaltyUnit.TD_DECIDES
 
 
-@pytest.mark.parametrize(("minutes", "offence", "expected"), [
-    # Seed 000 §9 Slow Play (Swiss): 0~5 first offence warning, later 0.8 VP; 5~10 1.6 VP;
-    # 10~15 2.4 VP; over 15 at the CTD's discretion.
-    (0, 1, None), (3, 1, (0, WARN)), (5, 1, (0, WARN)), (3, 2, (Fraction("0.8"), VP)),
-    (Fraction("5.01"), 1, (Fraction("1.6"), VP)), (10, 1, (Fraction("1.6"), VP)),
-    (15, 1, (Fraction("2.4"), VP)), (16, 1, (0, TD)),
-])
+@pytest.mark.parametrize(
+    ("minutes", "offence", "expected"),
+    [
+        # Seed 000 §9 Slow Play (Swiss): 0~5 first offence warning, later 0.8 VP; 5~10 1.6 VP;
+        # 10~15 2.4 VP; over 15 at the CTD's discretion.
+        (0, 1, None),
+        (3, 1, (0, WARN)),
+        (5, 1, (0, WARN)),
+        (3, 2, (Fraction("0.8"), VP)),
+        (Fraction("5.01"), 1, (Fraction("1.6"), VP)),
+        (10, 1, (Fraction("1.6"), VP)),
+        (15, 1, (Fraction("2.4"), VP)),
+        (16, 1, (0, TD)),
+    ],
+)
 def test_seed000_slow_play_swiss(minutes, offence, expected):
     assert proposed("seed000_slow_play_swiss", minutes, offence) == expected
 
@@ -45,11 +54,19 @@ def test_seed000_late_start_knockout_and_forfeit():
     assert proposed("seed000_late_start_ko", 20) == (0, PenaltyUnit.FORFEIT)
 
 
-@pytest.mark.parametrize(("minutes", "vp"), [
-    # Seed 002 "Långsamt spel", Kvalificeringsfasen: 0+–5 1 VP … 20+–25 3 VP.
-    (1, 1), (5, 1), (6, Fraction("1.5")), (10, Fraction("1.5")), (11, 2), (16, Fraction("2.5")),
-    (25, 3),
-])
+@pytest.mark.parametrize(
+    ("minutes", "vp"),
+    [
+        # Seed 002 "Långsamt spel", Kvalificeringsfasen: 0+–5 1 VP … 20+–25 3 VP.
+        (1, 1),
+        (5, 1),
+        (6, Fraction("1.5")),
+        (10, Fraction("1.5")),
+        (11, 2),
+        (16, Fraction("2.5")),
+        (25, 3),
+    ],
+)
 def test_seed002_slow_play_qualifying(minutes, vp):
     assert proposed("seed002_slow_play_qualifying", minutes) == (vp, VP)
 
@@ -88,17 +105,29 @@ def test_seed003_three_imps_per_board_not_played_in_time():
     assert proposed("seed003_slow_play", 12, unfinished=2) == (6, IMP)
 
 
-@pytest.mark.parametrize(("data", "path"), [
-    ({"steps": []}, "x.steps"),
-    ({"steps": [{"above_minutes": 1, "unit": "VP"}]}, "x.steps[0].above_minutes"),
-    ({"steps": [{"above_minutes": 0, "up_to_minutes": 5, "unit": "VP"},
-                {"above_minutes": 6, "unit": "VP"}]}, "x.steps[1].above_minutes"),
-    ({"steps": [{"above_minutes": 0, "unit": "points"}]}, "x.steps[0].unit"),
-    ({"steps": [{"above_minutes": 0, "unit": "VP", "penalty": "lots"}]}, "x.steps[0].penalty"),
-    ({"steps": [{"above_minutes": 0, "unit": "VP", "to_minutes": 5}]}, "x.steps[0].to_minutes"),
-    ({"steps": [{"above_minutes": 0, "up_to_minutes": 0, "unit": "VP"}]},
-     "x.steps[0].up_to_minutes"),
-])
+@pytest.mark.parametrize(
+    ("data", "path"),
+    [
+        ({"steps": []}, "x.steps"),
+        ({"steps": [{"above_minutes": 1, "unit": "VP"}]}, "x.steps[0].above_minutes"),
+        (
+            {
+                "steps": [
+                    {"above_minutes": 0, "up_to_minutes": 5, "unit": "VP"},
+                    {"above_minutes": 6, "unit": "VP"},
+                ]
+            },
+            "x.steps[1].above_minutes",
+        ),
+        ({"steps": [{"above_minutes": 0, "unit": "points"}]}, "x.steps[0].unit"),
+        ({"steps": [{"above_minutes": 0, "unit": "VP", "penalty": "lots"}]}, "x.steps[0].penalty"),
+        ({"steps": [{"above_minutes": 0, "unit": "VP", "to_minutes": 5}]}, "x.steps[0].to_minutes"),
+        (
+            {"steps": [{"above_minutes": 0, "up_to_minutes": 0, "unit": "VP"}]},
+            "x.steps[0].up_to_minutes",
+        ),
+    ],
+)
 def test_bad_scales_name_the_key_path(data, path):
     with pytest.raises(ScoringInputError) as e:
         scale_from_data(data, "x")

@@ -14,8 +14,9 @@ from hub.result_screen.app import ScreenApp, pages
 from hub.result_screen.barometer import barometer
 from hub.store.store import ResultEntry, Store
 
-BAROMETER = one_section_event("Barometer night",
-                              'kind = "barometer", tables = 2, boards_per_round = 1')
+BAROMETER = one_section_event(
+    "Barometer night", 'kind = "barometer", tables = 2, boards_per_round = 1'
+)
 T0 = dt.datetime(2026, 11, 29, 19, 0, tzinfo=dt.UTC)
 
 
@@ -26,8 +27,20 @@ def _play_round(store, eid, rnd):
     for row in store.movement(eid, "A").round_rows(rnd, "A"):
         for b in row.boards:
             tricks = 10 if row.table == 1 else 9
-            entries.append(ResultEntry("A", row.table, rnd, b, row.ns_pair, row.ew_pair, "4S",
-                                       "N", tricks=tricks, submission_key=f"{rnd}:{row.table}:{b}"))
+            entries.append(
+                ResultEntry(
+                    "A",
+                    row.table,
+                    rnd,
+                    b,
+                    row.ns_pair,
+                    row.ew_pair,
+                    "4S",
+                    "N",
+                    tricks=tricks,
+                    submission_key=f"{rnd}:{row.table}:{b}",
+                )
+            )
     store.record(eid, entries)
 
 
@@ -46,8 +59,12 @@ def _expected_places(store, eid, rounds):
 
 def published(store, eid, rnd, provisional=(), section="A"):
     """What the hub writes when it publishes a round's standings."""
-    store.audit(eid, "hub", "standings_published",
-                {"section": section, "round": rnd, "provisional": list(provisional)})
+    store.audit(
+        eid,
+        "hub",
+        "standings_published",
+        {"section": section, "round": rnd, "provisional": list(provisional)},
+    )
 
 
 def test_screen_waits_for_the_round_the_hub_published(tmp_path):
@@ -73,8 +90,14 @@ def test_screen_shows_standings_after_the_last_complete_round_with_movers(tmp_pa
     _play_round(store, eid, 1)
     _play_round(store, eid, 2)
     row = store.movement(eid, "A").round_rows(3, "A")[0]  # round 3 under way: one table
-    store.record(eid, [ResultEntry("A", row.table, 3, row.boards[0], row.ns_pair,
-                                   row.ew_pair, "3NT", "S", tricks=9)])
+    store.record(
+        eid,
+        [
+            ResultEntry(
+                "A", row.table, 3, row.boards[0], row.ns_pair, row.ew_pair, "3NT", "S", tricks=9
+            )
+        ],
+    )
     (sec,) = barometer(store, eid)
     assert sec.after_round == 2 and sec.rounds == 3 and sec.unit == "%"
     now, avg = _expected_places(store, eid, 2)
@@ -115,7 +138,11 @@ def test_pages_cut_every_section():
     sec = ScreenSection("A", 1, 3, "%", rows, None)  # type: ignore[arg-type]
     cut = pages([sec, ScreenSection("B", 0, 3, "%", [], None)], 10)  # type: ignore[arg-type]
     assert [(s.section, len(r), n, of) for s, r, n, of in cut] == [
-        ("A", 10, 1, 3), ("A", 10, 2, 3), ("A", 5, 3, 3), ("B", 0, 1, 1)]
+        ("A", 10, 1, 3),
+        ("A", 10, 2, 3),
+        ("A", 5, 3, 3),
+        ("B", 0, 1, 1),
+    ]
 
 
 def test_screen_app_pages_and_shows_the_clock(tmp_path):
@@ -128,8 +155,13 @@ def test_screen_app_pages_and_shows_the_clock(tmp_path):
     now = (T0 + dt.timedelta(minutes=3)).timestamp()
 
     async def scenario():
-        app = ScreenApp(lambda: barometer(store, eid), "Barometer night", page_s=3600,
-                        refresh_s=3600, now=lambda: now)
+        app = ScreenApp(
+            lambda: barometer(store, eid),
+            "Barometer night",
+            page_s=3600,
+            refresh_s=3600,
+            now=lambda: now,
+        )
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause(0.2)
             title = str(app.query_one("#title", Static).render())
@@ -145,11 +177,14 @@ def test_screen_app_pages_and_shows_the_clock(tmp_path):
     asyncio.run(scenario())
 
 
-TWO_SECTIONS = BAROMETER + '''
+TWO_SECTIONS = (
+    BAROMETER
+    + """
 [[sessions.sections]]
 letter = "B"
 movement = { kind = "barometer", tables = 2, boards_per_round = 1 }
-'''
+"""
+)
 
 
 def test_screen_ranks_every_section_together_after_them(tmp_path):
@@ -159,15 +194,30 @@ def test_screen_ranks_every_section_together_after_them(tmp_path):
     store = Store.open(f"sqlite:///{tmp_path / 'e.db'}")
     eid = store.create_event(TWO_SECTIONS)
     _play_round(store, eid, 1)
-    store.record(eid, [ResultEntry("B", row.table, 1, b, row.ns_pair, row.ew_pair, "3NT", "S",
-                                   tricks=9, submission_key=f"B:{row.table}:{b}")
-                       for row in store.movement(eid, "B").round_rows(1, "B")
-                       for b in row.boards])
+    store.record(
+        eid,
+        [
+            ResultEntry(
+                "B",
+                row.table,
+                1,
+                b,
+                row.ns_pair,
+                row.ew_pair,
+                "3NT",
+                "S",
+                tricks=9,
+                submission_key=f"B:{row.table}:{b}",
+            )
+            for row in store.movement(eid, "B").round_rows(1, "B")
+            for b in row.boards
+        ],
+    )
     a, b, total = barometer(store, eid)
     assert (a.section, b.section, total.heading) == ("A", "B", "Overall")
-    winners = {f"A{r.ns_pair}" for r in store.movement(eid, "A").round_rows(1, "A")
-               if r.table == 1} | {f"A{r.ew_pair}" for r in
-                                   store.movement(eid, "A").round_rows(1, "A") if r.table == 2}
+    winners = {
+        f"A{r.ns_pair}" for r in store.movement(eid, "A").round_rows(1, "A") if r.table == 1
+    } | {f"A{r.ew_pair}" for r in store.movement(eid, "A").round_rows(1, "A") if r.table == 2}
     ranks = {r.entrant: r.rank for r in total.rows}
     assert len(ranks) == 8 and {e for e, rank in ranks.items() if rank == "1="} == winners
     assert {e for e, rank in ranks.items() if rank == "3="} == {f"B{p}" for p in range(1, 5)}

@@ -93,7 +93,8 @@ def test_clock_refuses_nonsense():
 
 
 SCALES = tomllib.loads(
-    (Path(__file__).parents[1] / "examples" / "penalty_scales.toml").read_text("utf-8"))
+    (Path(__file__).parents[1] / "examples" / "penalty_scales.toml").read_text("utf-8")
+)
 
 
 def test_a_quick_table_is_shown_ahead_of_an_even_pace():
@@ -131,6 +132,7 @@ def test_on_time_table_gets_no_proposal_and_late_arrival_is_measured():
     scale = scale_from_data(SCALES["seed002_slow_play_qualifying"])
     assert propose(tr, scale, lateness_minutes(tr, 0.0, 22.5 * MIN), 1) is None
     assert late_arrival_minutes(tr, 0.0) == 3.0
-    warn = propose(tr, scale_from_data(SCALES["seed002_late_arrival_qualifying"]), 3.0, 1,
-                   "late_arrival")
+    warn = propose(
+        tr, scale_from_data(SCALES["seed002_late_arrival_qualifying"]), 3.0, 1, "late_arrival"
+    )
     assert warn.penalty.unit is PenaltyUnit.WARNING

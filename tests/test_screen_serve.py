@@ -25,9 +25,22 @@ def test_screen_is_served_to_a_browser(tmp_path):
     eid = store.create_event(BAROMETER)
     store.close()
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "screen", "--db", db, "--event",
-                             str(eid), "--serve", f"127.0.0.1:{port}"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "hub.cli",
+            "screen",
+            "--db",
+            db,
+            "--event",
+            str(eid),
+            "--serve",
+            f"127.0.0.1:{port}",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         end, page, error = time.monotonic() + 30, "", None
         while time.monotonic() < end and proc.poll() is None:
@@ -38,8 +51,7 @@ def test_screen_is_served_to_a_browser(tmp_path):
             except OSError as e:
                 error = e
                 time.sleep(0.2)
-        assert page, f"no page from the screen server within 30 s ({error}); exit " \
-                     f"{proc.poll()}"
+        assert page, f"no page from the screen server within 30 s ({error}); exit {proc.poll()}"
         assert "bridgehub screen" in page  # the page textual-serve builds for the app
     finally:
         proc.terminate()

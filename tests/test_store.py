@@ -37,15 +37,16 @@ def store(store_url):
 
 
 def played(section, table, rnd, board, ns, ew, contract="4S", declarer="N", tricks=10, **kw):
-    return ResultEntry(section, table, rnd, board, ns, ew, contract, declarer, tricks=tricks,
-                       **kw)
+    return ResultEntry(section, table, rnd, board, ns, ew, contract, declarer, tricks=tricks, **kw)
 
 
 def round1(store, event_id, board_offset=0, **kw):
     """One result at every table of round 1 (4S by N making 10 tricks)."""
     movement = store.movement(event_id, "A")
-    return [played("A", r.table, 1, r.boards[board_offset], r.ns_pair, r.ew_pair, **kw)
-            for r in movement.round_rows(1)]
+    return [
+        played("A", r.table, 1, r.boards[board_offset], r.ns_pair, r.ew_pair, **kw)
+        for r in movement.round_rows(1)
+    ]
 
 
 def test_event_file_becomes_sections_movements_and_pairs(store):
@@ -67,7 +68,10 @@ def test_results_are_append_only_revisions(store):
     assert (first.revision, fix.revision, gone.revision) == (1, 2, 3)
     history = store.results(eid)
     assert [(r.revision, r.tricks, r.erased) for r in history] == [
-        (1, 10, False), (2, 11, False), (3, None, True)]
+        (1, 10, False),
+        (2, 11, False),
+        (3, None, True),
+    ]
     assert history[0] == first  # never updated in place
     assert store.live_results(eid) == []
     store.record(eid, [played("A", 1, 1, 1, 10, 1, tricks=9)])
@@ -96,9 +100,17 @@ def test_a_key_outside_the_movement_is_refused_and_nothing_is_written(store):
     eid = store.create_event(EVENT)
     good = played("A", 1, 1, 1, 10, 1)
     with pytest.raises(StoreError) as e:
-        store.record(eid, [good, played("A", 9, 1, 1, 10, 1), played("A", 1, 12, 1, 10, 1),
-                           played("B", 1, 1, 1, 10, 1), played("A", 1, 1, 5, 10, 1),
-                           played("A", 1, 1, 1, 1, 10)])
+        store.record(
+            eid,
+            [
+                good,
+                played("A", 9, 1, 1, 10, 1),
+                played("A", 1, 12, 1, 10, 1),
+                played("B", 1, 1, 1, 10, 1),
+                played("A", 1, 1, 5, 10, 1),
+                played("A", 1, 1, 1, 1, 10),
+            ],
+        )
     msg = str(e.value)
     assert "section A has no table 9" in msg
     assert "round 12 is not in the movement (rounds 1-9)" in msg
@@ -125,8 +137,10 @@ def test_held_results_wait_for_the_td(store):
 
 def test_mid_session_change_never_deletes_earlier_results(store):
     """A phantom filled from round 4: rounds 1-3 and their results stay."""
-    text9 = EVENT.replace('{ kind = "howell", tables = 5, boards_per_round = 3 }',
-                          '{ kind = "howell", tables = 5, pairs = 9, boards_per_round = 3 }')
+    text9 = EVENT.replace(
+        '{ kind = "howell", tables = 5, boards_per_round = 3 }',
+        '{ kind = "howell", tables = 5, pairs = 9, boards_per_round = 3 }',
+    )
     eid = store.create_event(text9)
     before = store.movement(eid, "A")
     rows = [r for r in before.round_rows(1) if r.ns_pair and r.ew_pair]
@@ -159,8 +173,13 @@ def test_views_rebuild_from_the_store_after_a_restart(store_url):
 
 def test_bws_export_and_import_and_json_backup(store, tmp_path):
     eid = store.create_event(EVENT)
-    store.record(eid, [played("A", 1, 1, 1, 10, 1, contract="4SX", lead="HA"),
-                       ResultEntry("A", 3, 1, 7, 8, 4, adjusted="60/40")])
+    store.record(
+        eid,
+        [
+            played("A", 1, 1, 1, 10, 1, contract="4SX", lead="HA"),
+            ResultEntry("A", 3, 1, 7, 8, 4, adjusted="60/40"),
+        ],
+    )
     files = export_bws(store, eid, tmp_path / "bws")
     assert [f.name for f in files] == ["RoundData.csv", "ReceivedData.csv", "PlayerNumbers.csv"]
     rd = (tmp_path / "bws" / "RoundData.csv").read_text("utf-8").splitlines()
@@ -173,8 +192,7 @@ def test_bws_export_and_import_and_json_backup(store, tmp_path):
     assert import_received_data(store, other, tmp_path / "bws" / "ReceivedData.csv") == 0
 
     def live(e):
-        return [(r.board, r.contract, r.tricks, r.adjusted, r.lead) for r in
-                store.live_results(e)]
+        return [(r.board, r.contract, r.tricks, r.adjusted, r.lead) for r in store.live_results(e)]
 
     assert live(other) == live(eid)
     restored = restore_json(store, backup_json(store, eid))
@@ -221,8 +239,21 @@ def test_two_hubs_on_one_postgresql_event(pg_database):
     def write(hub, k):
         try:
             for i in range(10):
-                hub.record(eid, [played("A", 1, 1, 1, 10, 1, tricks=7 + (i + k) % 6,
-                                        submission_key=f"hub{k}:{i}")])
+                hub.record(
+                    eid,
+                    [
+                        played(
+                            "A",
+                            1,
+                            1,
+                            1,
+                            10,
+                            1,
+                            tricks=7 + (i + k) % 6,
+                            submission_key=f"hub{k}:{i}",
+                        )
+                    ],
+                )
         except Exception as e:  # reported below
             errors.append(e)
 
@@ -256,8 +287,21 @@ def test_event_command_line(tmp_path):
     r = run(cli, ["event", "standings", "--db", db, "--event", "1"])
     # one result on each board so far: every pair 50 %
     assert r.exit_code == 0 and "Section A" in r.output and "50.00" in r.output
-    r = run(cli, ["event", "export", "--db", db, "--event", "1", "--bws",
-                  str(tmp_path / "bws"), "--json", str(tmp_path / "b.json")])
+    r = run(
+        cli,
+        [
+            "event",
+            "export",
+            "--db",
+            db,
+            "--event",
+            "1",
+            "--bws",
+            str(tmp_path / "bws"),
+            "--json",
+            str(tmp_path / "b.json"),
+        ],
+    )
     assert r.exit_code == 0 and "ReceivedData.csv" in r.output
     r = run(cli, ["event", "import", "--db", db, "--json", str(tmp_path / "b.json")])
     assert r.exit_code == 0 and "restored as event 2" in r.output
@@ -273,12 +317,14 @@ def test_round_data_and_player_numbers_import(store, tmp_path):
 
     eid = store.create_event(EVENT)
     export_bws(store, eid, tmp_path / "bws")
-    other = store.create_event(EVENT.replace("tables = 5, boards_per_round = 3",
-                                             "tables = 5, boards_per_round = 2"))
+    other = store.create_event(
+        EVENT.replace("tables = 5, boards_per_round = 3", "tables = 5, boards_per_round = 2")
+    )
     assert import_round_data(store, other, tmp_path / "bws" / "RoundData.csv") == 45
     assert store.movement(other, "A").rows == store.movement(eid, "A").rows
-    (tmp_path / "pn.csv").write_text("Section,Table,Direction,Number,Name\n"
-                                     "A,1,N,2001,Nils N\nA,1,E,2002,Eva E\n", "utf-8")
+    (tmp_path / "pn.csv").write_text(
+        "Section,Table,Direction,Number,Name\nA,1,N,2001,Nils N\nA,1,E,2002,Eva E\n", "utf-8"
+    )
     assert import_player_numbers(store, other, tmp_path / "pn.csv") == 2
     seats = {r.ns_pair: "NS" for r in store.movement(other, "A").round_rows(1) if r.table == 1}
     pairs = {c["number"]: c["players"] for c in store.contestants(other, "A")}
@@ -288,11 +334,14 @@ def test_round_data_and_player_numbers_import(store, tmp_path):
 
 def test_hand_records_are_stored_with_the_event(store, tmp_path):
     """Boards carry their deal when the session names a PBN file (parsed by endplay)."""
-    text = EVENT.replace('name = "Evening"', 'name = "Evening"\nhand_records = '
-                         '"realbridge_2021_online_qual_open_r2.pbn"')
+    text = EVENT.replace(
+        'name = "Evening"',
+        'name = "Evening"\nhand_records = "realbridge_2021_online_qual_open_r2.pbn"',
+    )
     eid = store.create_event(text, base_dir=Path(__file__).parent / "data")
     assert store.hand_record(eid, 11) == (
-        "N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96")
+        "N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96"
+    )
     assert store.hand_record(eid, 1) is None
     bad = EVENT.replace('name = "Evening"', 'name = "Evening"\nhand_records = "nope.pbn"')
     with pytest.raises(StoreError, match=r"sessions\[0\].hand_records: cannot read"):

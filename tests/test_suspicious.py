@@ -69,8 +69,13 @@ def test_no_trumps_have_a_higher_limit_than_suits():
 
 def optimum_tables(path: Path) -> dict[int, dict[tuple[Seat, Strain], int]]:
     """RealBridge's own double-dummy table (PBN OptimumResultTable) of each board."""
-    strains = {"NT": Strain.NOTRUMP, "S": Strain.SPADES, "H": Strain.HEARTS,
-               "D": Strain.DIAMONDS, "C": Strain.CLUBS}
+    strains = {
+        "NT": Strain.NOTRUMP,
+        "S": Strain.SPADES,
+        "H": Strain.HEARTS,
+        "D": Strain.DIAMONDS,
+        "C": Strain.CLUBS,
+    }
     out: dict[int, dict[tuple[Seat, Strain], int]] = {}
     for game in path.read_text("utf-8").split("\n\n"):
         board = re.search(r'\[Board "(\d+)"\]', game)
@@ -99,8 +104,9 @@ def test_a_result_far_from_double_dummy_is_flagged():
 def pbn_of(boards: dict[int, int]) -> str:
     """A hand-record file giving our boards the deals of RealBridge boards."""
     deals = read_hand_records(REALBRIDGE)
-    return "\n".join(f'[Board "{ours}"]\n[Deal "{deals[theirs]}"]\n'
-                     for ours, theirs in boards.items())
+    return "\n".join(
+        f'[Board "{ours}"]\n[Deal "{deals[theirs]}"]\n' for ours, theirs in boards.items()
+    )
 
 
 class ScriptedBot(PlayerBot):
@@ -115,8 +121,10 @@ class ScriptedBot(PlayerBot):
 
 
 FLAGS_EVENT = one_section_event(
-    "Flags", 'kind = "howell", tables = 3, boards_per_round = 2').replace(
-    '[[sessions]]\nname = "Evening"', '[[sessions]]\nname = "Evening"\nhand_records = "deals.pbn"')
+    "Flags", 'kind = "howell", tables = 3, boards_per_round = 2'
+).replace(
+    '[[sessions]]\nname = "Evening"', '[[sessions]]\nname = "Evening"\nhand_records = "deals.pbn"'
+)
 
 
 async def flagged_round(tmp_path):
@@ -126,28 +134,41 @@ async def flagged_round(tmp_path):
     (not auto-advancing) and the two boards, the round played out."""
     store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
     probe = Store.open("sqlite://")
-    b, b2 = probe.movement(probe.create_event(FLAGS_EVENT.replace(
-        'hand_records = "deals.pbn"\n', "")), "A").round_rows(1, "A")[0].boards
+    b, b2 = (
+        probe.movement(
+            probe.create_event(FLAGS_EVENT.replace('hand_records = "deals.pbn"\n', "")), "A"
+        )
+        .round_rows(1, "A")[0]
+        .boards
+    )
     probe.close()
     (tmp_path / "deals.pbn").write_text(pbn_of({b: 11, b2: 12}), "utf-8")
     eid = store.create_event(FLAGS_EVENT, base_dir=tmp_path)
     line = PtyLine(tmp_path / "base-1")
     station = VirtualBaseStation(line)
-    scripts = {1: {b: Entry(b, "2S", 0, "", 8), b2: Entry(b2, "4H", 2, "", 5)},
-               2: {b: Entry(b, "2S", 1, "", 8), b2: Entry(b2, "4H", 2, "", 10)},
-               3: {b: Entry(b, "2S", 3, "", 8), b2: Entry(b2, "4H", 2, "", 10)}}
+    scripts = {
+        1: {b: Entry(b, "2S", 0, "", 8), b2: Entry(b2, "4H", 2, "", 5)},
+        2: {b: Entry(b, "2S", 1, "", 8), b2: Entry(b2, "4H", 2, "", 10)},
+        3: {b: Entry(b, "2S", 3, "", 8), b2: Entry(b2, "4H", 2, "", 10)},
+    }
     for t in (1, 2, 3):
-        station.add_terminal(VirtualTerminal(t, f"BM-{t}", "A", t,
-                                             ScriptedBot(t, scripts[t]), speed=50_000))
+        station.add_terminal(
+            VirtualTerminal(t, f"BM-{t}", "A", t, ScriptedBot(t, scripts[t]), speed=50_000)
+        )
     hub = HubService(store, eid, [str(line.path)], auto_advance=False)
     await hub.start()
-    await wait_until(lambda: len(hub.suspicious.makeable) == 2, 20,
-                     "double dummy of both hand records")
+    await wait_until(
+        lambda: len(hub.suspicious.makeable) == 2, 20, "double dummy of both hand records"
+    )
     station.start()
     # the round is over once the hub has decided about its standings (withheld here)
-    await wait_until(lambda: any(e["event"] in ("standings", "standings_withheld")
-                                 for e in hub.feed.since(0) or []), 20,
-                     "round 1 finished at every table and its standings decided")
+    await wait_until(
+        lambda: any(
+            e["event"] in ("standings", "standings_withheld") for e in hub.feed.since(0) or []
+        ),
+        20,
+        "round 1 finished at every table and its standings decided",
+    )
     return store, eid, line, station, hub, b, b2
 
 
@@ -156,6 +177,7 @@ def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
     wait; a TD correction at table 2 reaches all three terminals' travellers; after a
     restart the same questions are open; "contract is valid" on both flags publishes the
     standings; and a restarted hub keeps the director's marks and what it published."""
+
     async def scenario():
         store, eid, line, station, hub, b, b2 = await flagged_round(tmp_path)
         try:
@@ -167,20 +189,36 @@ def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
             assert "standings" not in [e["event"] for e in hub.feed.since(0)]
 
             row2 = hub.sections["A"].movement.row("A", 2, 1)
-            await hub.commands.dispatch("enter_result", {
-                "section": "A", "table": 2, "round": 1, "board": b, "ns_pair": row2.ns_pair,
-                "ew_pair": row2.ew_pair, "contract": "2S", "declarer": "E", "result": "+1"},
-                "TD Anna")
+            await hub.commands.dispatch(
+                "enter_result",
+                {
+                    "section": "A",
+                    "table": 2,
+                    "round": 1,
+                    "board": b,
+                    "ns_pair": row2.ns_pair,
+                    "ew_pair": row2.ew_pair,
+                    "contract": "2S",
+                    "declarer": "E",
+                    "result": "+1",
+                },
+                "TD Anna",
+            )
 
             def corrected(t: int) -> bool:
-                views = [m for m in station.terminals[t].log.received
-                         if isinstance(m, ResultView) and m.board == b]
+                views = [
+                    m
+                    for m in station.terminals[t].log.received
+                    if isinstance(m, ResultView) and m.board == b
+                ]
                 return any(x.tricks == 9 for v in views[-1:] for x in v.lines)
 
-            await wait_until(lambda: all(corrected(t) for t in (1, 2, 3)), 10,
-                             "the corrected traveller at the three tables")
-            told = [m.text for m in station.terminals[2].log.received
-                    if isinstance(m, TDMessage)]
+            await wait_until(
+                lambda: all(corrected(t) for t in (1, 2, 3)),
+                10,
+                "the corrected traveller at the three tables",
+            )
+            told = [m.text for m in station.terminals[2].log.received if isinstance(m, TDMessage)]
             assert f"The director entered a result on board {b}" in told
             assert hub.publication.withheld == {"A": 1}  # table 1's 2S by N is still suspicious
         finally:
@@ -190,12 +228,18 @@ def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
         again = HubService(store, eid, [])  # a restart: the same questions are open
         await again.start()
         try:
-            await wait_until(lambda: len(again.suspicious.all_flags()) == 2, 20,
-                             "both flags again once double dummy is solved")
+            await wait_until(
+                lambda: len(again.suspicious.all_flags()) == 2,
+                20,
+                "both flags again once double dummy is solved",
+            )
             assert again.publication.withheld == {"A": 1}
             for board in (b, b2):
-                await again.commands.dispatch("contract_valid", {
-                    "section": "A", "board": board, "table": 1, "round": 1}, "TD Anna")
+                await again.commands.dispatch(
+                    "contract_valid",
+                    {"section": "A", "board": board, "table": 1, "round": 1},
+                    "TD Anna",
+                )
             events = again.feed.since(0)
             published = [e for e in events if e["event"] == "standings"]
             assert again.publication.withheld == {} and published and published[-1]["round"] == 1
@@ -219,6 +263,7 @@ def test_standings_released_over_open_flags_are_provisional_everywhere(tmp_path)
     """Decisions D12: the director may release the standings with flags open; the boards
     are marked provisional in the feed, in the store (for the screens) and at the tables.
     Then an erasure in the current round reopens the board at its table."""
+
     async def scenario():
         store, eid, line, station, hub, b, b2 = await flagged_round(tmp_path)
         try:
@@ -227,23 +272,36 @@ def test_standings_released_over_open_flags_are_provisional_everywhere(tmp_path)
             standings = [e for e in hub.feed.since(0) if e["event"] == "standings"]
             assert standings[-1]["provisional"] == sorted([b, b2])
             assert standings[-1]["released_by"] == "TD Anna" and hub.publication.withheld == {}
-            text = (f"Standings after round 1 are provisional: boards "
-                    f"{', '.join(map(str, sorted([b, b2])))} under review")
-            await wait_until(lambda: all(
-                any(isinstance(m, TDMessage) and m.text == text for m in t.log.received)
-                for t in station.terminals.values()), 10, "the notice at every table")
+            text = (
+                f"Standings after round 1 are provisional: boards "
+                f"{', '.join(map(str, sorted([b, b2])))} under review"
+            )
+            await wait_until(
+                lambda: all(
+                    any(isinstance(m, TDMessage) and m.text == text for m in t.log.received)
+                    for t in station.terminals.values()
+                ),
+                10,
+                "the notice at every table",
+            )
             (sec,) = barometer(store, eid)
             assert sec.after_round == 1 and sec.provisional == tuple(sorted([b, b2]))
 
             # the director erases table 3's board b (still its round): the table must play
             # or enter it again, and is told so
-            await hub.commands.dispatch("erase_result", {
-                "section": "A", "table": 3, "round": 1, "board": b}, "TD Anna")
+            await hub.commands.dispatch(
+                "erase_result", {"section": "A", "table": 3, "round": 1, "board": b}, "TD Anna"
+            )
             assert b not in hub.sections["A"].tables[(3, 1)].finished_at
-            await wait_until(lambda: any(
-                isinstance(m, TDMessage) and m.text == f"The director erased board {b}: "
-                "enter it again" for m in station.terminals[3].log.received), 10,
-                "the erasure told at table 3")
+            await wait_until(
+                lambda: any(
+                    isinstance(m, TDMessage)
+                    and m.text == f"The director erased board {b}: enter it again"
+                    for m in station.terminals[3].log.received
+                ),
+                10,
+                "the erasure told at table 3",
+            )
         finally:
             await station.stop()
             await hub.stop()

@@ -11,13 +11,49 @@ import pytest
 
 UDEV = Path(__file__).parents[1] / "udev"
 RULES = sorted(UDEV.glob("*.rules"))
-MATCH_KEYS = {"ACTION", "DEVPATH", "KERNEL", "NAME", "SYMLINK", "SUBSYSTEM", "DRIVER",
-              "KERNELS", "SUBSYSTEMS", "DRIVERS", "TAG", "TAGS", "ATTR", "ATTRS", "ENV",
-              "TEST", "PROGRAM", "RESULT", "SYSCTL", "CONST"}
-ASSIGN_KEYS = {"NAME", "SYMLINK", "OWNER", "GROUP", "MODE", "TAG", "ENV", "ATTR", "SYSCTL",
-               "RUN", "LABEL", "GOTO", "IMPORT", "OPTIONS", "SECLABEL"}
-TOKEN = re.compile(r'^(?P<key>[A-Z_]+)(\{(?P<attr>[^}]+)\})?(?P<op>==|!=|\+=|-=|:=|=)'
-                   r'"(?P<value>[^"]*)"$')
+MATCH_KEYS = {
+    "ACTION",
+    "DEVPATH",
+    "KERNEL",
+    "NAME",
+    "SYMLINK",
+    "SUBSYSTEM",
+    "DRIVER",
+    "KERNELS",
+    "SUBSYSTEMS",
+    "DRIVERS",
+    "TAG",
+    "TAGS",
+    "ATTR",
+    "ATTRS",
+    "ENV",
+    "TEST",
+    "PROGRAM",
+    "RESULT",
+    "SYSCTL",
+    "CONST",
+}
+ASSIGN_KEYS = {
+    "NAME",
+    "SYMLINK",
+    "OWNER",
+    "GROUP",
+    "MODE",
+    "TAG",
+    "ENV",
+    "ATTR",
+    "SYSCTL",
+    "RUN",
+    "LABEL",
+    "GOTO",
+    "IMPORT",
+    "OPTIONS",
+    "SECLABEL",
+}
+TOKEN = re.compile(
+    r"^(?P<key>[A-Z_]+)(\{(?P<attr>[^}]+)\})?(?P<op>==|!=|\+=|-=|:=|=)"
+    r'"(?P<value>[^"]*)"$'
+)
 
 
 def tokens(line: str) -> list[str]:
@@ -29,7 +65,7 @@ def check_rule(line: str) -> list[str]:
     for tok in tokens(line):
         m = TOKEN.match(tok)
         if not m:
-            problems.append(f"not KEY[{{attr}}]OP\"value\": {tok!r}")
+            problems.append(f'not KEY[{{attr}}]OP"value": {tok!r}')
             continue
         key, op = m["key"], m["op"]
         if op in ("==", "!=") and key not in MATCH_KEYS:
@@ -43,8 +79,11 @@ def check_rule(line: str) -> list[str]:
 
 @pytest.mark.parametrize("path", RULES, ids=lambda p: p.name)
 def test_every_rule_parses(path):
-    lines = [ln for ln in path.read_text("utf-8").splitlines()
-             if ln.strip() and not ln.lstrip().startswith("#")]
+    lines = [
+        ln
+        for ln in path.read_text("utf-8").splitlines()
+        if ln.strip() and not ln.lstrip().startswith("#")
+    ]
     assert lines
     for ln in lines:
         assert not check_rule(ln), (ln, check_rule(ln))
@@ -69,14 +108,19 @@ def _udevadm_verify() -> str | None:
     exe = shutil.which("udevadm")
     if exe is None:
         return None
-    probe = subprocess.run([exe, "verify", "--help"], capture_output=True, text=True,
-                           check=False)
+    probe = subprocess.run([exe, "verify", "--help"], capture_output=True, text=True, check=False)
     return exe if probe.returncode == 0 else None
 
 
-@pytest.mark.skipif(_udevadm_verify() is None,
-                    reason="udevadm verify needs systemd 253 or newer (Debian 12 has 252)")
+@pytest.mark.skipif(
+    _udevadm_verify() is None,
+    reason="udevadm verify needs systemd 253 or newer (Debian 12 has 252)",
+)
 def test_udevadm_verify():
-    out = subprocess.run([_udevadm_verify(), "verify", "--resolve-names=never",
-                          *map(str, RULES)], capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [_udevadm_verify(), "verify", "--resolve-names=never", *map(str, RULES)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert out.returncode == 0, out.stdout + out.stderr

@@ -14,8 +14,10 @@ from hub_stub import HubStub, wait_until
 
 pytestmark = [
     pytest.mark.usb,
-    pytest.mark.skipif("umockdev-preload" not in os.environ.get("LD_PRELOAD", ""),
-                       reason="needs umockdev-wrapper (bash dev.sh test runs it)"),
+    pytest.mark.skipif(
+        "umockdev-preload" not in os.environ.get("LD_PRELOAD", ""),
+        reason="needs umockdev-wrapper (bash dev.sh test runs it)",
+    ),
 ]
 
 VID, PID = 0x1209, 0x0001  # pid.codes test ids: an example identity, never built in

@@ -53,11 +53,16 @@ def test_wbf_continuous_every_entry_of_the_oracle_file():
         assert len(wbf_continuous_table(n)) == last + 1
 
 
-@pytest.mark.parametrize(("n", "margins"), [
-    # scoring-rules.md §3.1: entries where the concavity correction applies.
-    (12, [42, 44, 49]), (14, [8, 36, 38]), (16, [14, 27, 38, 46, 49, 55, 59]),
-    (20, [13, 28, 31, 34, 38, 41, 51, 55, 62]),
-])
+@pytest.mark.parametrize(
+    ("n", "margins"),
+    [
+        # scoring-rules.md §3.1: entries where the concavity correction applies.
+        (12, [42, 44, 49]),
+        (14, [8, 36, 38]),
+        (16, [14, 27, 38, 46, 49, 55, 59]),
+        (20, [13, 28, 31, 34, 38, 41, 51, 55, 62]),
+    ],
+)
 def test_concavity_correction_entries_differ_from_plain_rounding(n, margins):
     rows = {int(r["imp_margin"]): r for r in _oracle() if int(r["boards"]) == n}
     for m in margins:
@@ -69,7 +74,10 @@ def test_known_corrections_n8_n10():
     """N = 8 at 40 IMPs is 19.74 (EBU 8-board table), N = 10 at 27/29/31 IMPs."""
     assert CONT.lookup(8, 40)[0] == Fraction("19.74")
     assert [CONT.lookup(10, m)[0] for m in (27, 29, 31)] == [
-        Fraction("17.34"), Fraction("17.68"), Fraction("18.00")]
+        Fraction("17.34"),
+        Fraction("17.68"),
+        Fraction("18.00"),
+    ]
     assert CONT.lookup(20, 1)[0] == Fraction("10.28")  # bcstar.nl, 20 boards
 
 
@@ -149,14 +157,17 @@ def test_table_scale_25_0_draw_is_15_15():
     assert match_vps(scale, 8, -5) == (14, 16)
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("boards,imps_from,imps_to,winner\n*,0,,10", "needs the columns"),
-    ("boards,imps_from,imps_to,winner,loser\n*,1,,20,0", "contiguous from 0"),
-    ("boards,imps_from,imps_to,winner,loser\n*,0,3,10,10\n*,5,,20,0", "expected a band from 4"),
-    ("boards,imps_from,imps_to,winner,loser\n*,0,3,10,10", "open-ended"),
-    ("boards,imps_from,imps_to,winner,loser\n*,0,3,12,8\n*,4,,11,9", "must not favour"),
-    ("boards,imps_from,imps_to,winner,loser\nx,0,,10,10", "boards 'x'"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("boards,imps_from,imps_to,winner\n*,0,,10", "needs the columns"),
+        ("boards,imps_from,imps_to,winner,loser\n*,1,,20,0", "contiguous from 0"),
+        ("boards,imps_from,imps_to,winner,loser\n*,0,3,10,10\n*,5,,20,0", "expected a band from 4"),
+        ("boards,imps_from,imps_to,winner,loser\n*,0,3,10,10", "open-ended"),
+        ("boards,imps_from,imps_to,winner,loser\n*,0,3,12,8\n*,4,,11,9", "must not favour"),
+        ("boards,imps_from,imps_to,winner,loser\nx,0,,10,10", "boards 'x'"),
+    ],
+)
 def test_bad_vp_tables_say_what_is_wrong(text, message):
     with pytest.raises(ScoringInputError, match=message):
         parse_vp_table(text, "t")

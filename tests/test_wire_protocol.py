@@ -52,8 +52,13 @@ def test_crc32c_check_value():
 def test_every_message_type_round_trips(code, data):
     cls = REGISTRY[code]
     msg = data.draw(for_record(cls))
-    frame = Frame(data.draw(st.integers(0, 0xFFFF)), data.draw(st.integers(0, 2**32 - 1)),
-                  data.draw(st.integers(0, 2**32 - 1)), cls.TYPE, msg.payload())
+    frame = Frame(
+        data.draw(st.integers(0, 0xFFFF)),
+        data.draw(st.integers(0, 2**32 - 1)),
+        data.draw(st.integers(0, 2**32 - 1)),
+        cls.TYPE,
+        msg.payload(),
+    )
     (got,) = FrameDecoder().feed(frame.encode())
     assert got == frame
     assert decode_message(got.type, got.payload) == msg
@@ -66,8 +71,12 @@ def test_frames_never_contain_the_delimiter_inside():
 
 
 @settings(max_examples=300, deadline=None)
-@given(payload=st.binary(max_size=200), start=st.integers(0, 10_000),
-       burst=st.integers(1, 32), pattern=st.integers(1, 2**32 - 1))
+@given(
+    payload=st.binary(max_size=200),
+    start=st.integers(0, 10_000),
+    burst=st.integers(1, 32),
+    pattern=st.integers(1, 2**32 - 1),
+)
 def test_d7_every_burst_of_up_to_32_bits_is_detected(payload, start, burst, pattern):
     """A burst error of ≤ 32 bits anywhere in the packed frame never passes the CRC."""
     raw = bytearray(Frame(5, 9, 4, Result.TYPE, payload).pack())
@@ -86,8 +95,13 @@ def test_d7_every_burst_of_up_to_32_bits_is_detected(payload, start, burst, patt
 def test_random_corruption_never_yields_a_wrong_frame(data):
     """Flipped bits, dropped, inserted and truncated bytes: the decoder yields the original
     frame or faults, never another frame, and never raises."""
-    frame = Frame(data.draw(st.integers(0, 300)), 7, data.draw(st.integers(1, 1000)),
-                  Result.TYPE, data.draw(st.binary(max_size=120)))
+    frame = Frame(
+        data.draw(st.integers(0, 300)),
+        7,
+        data.draw(st.integers(1, 1000)),
+        Result.TYPE,
+        data.draw(st.binary(max_size=120)),
+    )
     wire = bytearray(frame.encode())
     for _ in range(data.draw(st.integers(1, 4))):
         op = data.draw(st.sampled_from(["flip", "drop", "insert", "truncate"]))
@@ -128,11 +142,14 @@ def test_oversize_garbage_is_dropped_without_growing_forever():
     assert out and out[0].fault is FrameFault.OVERSIZE
 
 
-@pytest.mark.parametrize(("payload", "field"), [
-    (b"\x01", "section"),
-    (Result("A", 1, 1, 1, 1, 2, "4S", 0, "", 10, 0, 1).payload() + b"\x00", "payload"),
-    (b"\x02\xff\xfe" + bytes(40), "section"),
-])
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        (b"\x01", "section"),
+        (Result("A", 1, 1, 1, 1, 2, "4S", 0, "", 10, 0, 1).payload() + b"\x00", "payload"),
+        (b"\x02\xff\xfe" + bytes(40), "section"),
+    ],
+)
 def test_bad_payloads_name_the_field(payload, field):
     with pytest.raises(MessageError) as e:
         decode_message(Result.TYPE, payload)
@@ -282,9 +299,17 @@ def test_fuzz_100k_random_and_mutated_frames_never_escape():
     """100,000 random and mutated frames into a link: no exception, only known events."""
     rng = random.Random(2026)
     hub = Link(lambda: 0.0, epoch=9)
-    seeds = [Frame(rng.randrange(4), rng.randrange(3), rng.randrange(5), code,
-                   random_message(REGISTRY[code], rng).payload()).encode()
-             for code in ALL_TYPES for _ in range(4)]
+    seeds = [
+        Frame(
+            rng.randrange(4),
+            rng.randrange(3),
+            rng.randrange(5),
+            code,
+            random_message(REGISTRY[code], rng).payload(),
+        ).encode()
+        for code in ALL_TYPES
+        for _ in range(4)
+    ]
     kinds = (Received, Garbage, Refused, PeerRestarted, Acked, Nacked)
     for i in range(100_000):
         wire = bytearray(rng.choice(seeds))
@@ -295,18 +320,24 @@ def test_fuzz_100k_random_and_mutated_frames_never_escape():
             for _ in range(rng.randrange(1, 4)):
                 wire[rng.randrange(len(wire))] ^= 1 << rng.randrange(8)
         elif mode == 2:
-            del wire[rng.randrange(len(wire)):]
+            del wire[rng.randrange(len(wire)) :]
             wire += b"\x00"
         else:  # a valid frame with a random type byte and a recomputed CRC: semantic fuzz
-            raw = bytearray(Frame(1, 9, rng.randrange(1, 9), rng.randrange(256),
-                                  rng.randbytes(rng.randrange(0, 40))).pack())
+            raw = bytearray(
+                Frame(
+                    1,
+                    9,
+                    rng.randrange(1, 9),
+                    rng.randrange(256),
+                    rng.randbytes(rng.randrange(0, 40)),
+                ).pack()
+            )
             wire = bytearray(cobs.encode(bytes(raw)) + b"\x00")
         for ev in hub.feed(bytes(wire)):
             assert isinstance(ev, kinds)
             if isinstance(ev, Received) and ev.message.NEEDS_ACK:
                 hub.ack(ev)
         hub.data_to_send()
-
 
 
 def test_the_specification_lists_every_message_as_the_code_defines_it():

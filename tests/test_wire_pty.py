@@ -24,15 +24,17 @@ def room(tmp_path, faults=None, speed=20_000.0):
     line = PtyLine(tmp_path / "base-1")
     station = VirtualBaseStation(line, faults=faults)
     for t in range(1, TERMINALS + 1):
-        station.add_terminal(VirtualTerminal(t, f"BM-{t:04d}", "A", t, PlayerBot(seed=t),
-                                             speed=speed))
+        station.add_terminal(
+            VirtualTerminal(t, f"BM-{t:04d}", "A", t, PlayerBot(seed=t), speed=speed)
+        )
     driver = BaseStationDriver(str(line.path), backoff=(0.02, 0.2))
     return line, station, driver
 
 
 def all_done(station, hub):
-    return (len(hub.results) == TERMINALS * len(BOARDS)
-            and all(not t.unacked for t in station.terminals.values()))
+    return len(hub.results) == TERMINALS * len(BOARDS) and all(
+        not t.unacked for t in station.terminals.values()
+    )
 
 
 async def run_room(tmp_path, faults=None, action=None):
@@ -73,8 +75,11 @@ def test_unplug_and_replug_loses_nothing_and_doubles_nothing(tmp_path):
     async def yank(station, hub, driver):
         await wait_until(lambda: len(hub.results) >= 10, 20, "the first results")
         station.unplug()
-        await wait_until(lambda: any(isinstance(e, LineDown) for e in hub.line_events), 10,
-                         "the driver to notice the unplug")
+        await wait_until(
+            lambda: any(isinstance(e, LineDown) for e in hub.line_events),
+            10,
+            "the driver to notice the unplug",
+        )
         await asyncio.sleep(0.2)
         station.replug()
 
@@ -126,8 +131,9 @@ def test_a_station_served_over_tcp(tmp_path):
         line = SocketLine("127.0.0.1", 0)
         station = VirtualBaseStation(line)
         for t in (1, 2):
-            station.add_terminal(VirtualTerminal(t, f"BM-{t:04d}", "A", t, PlayerBot(seed=t),
-                                                 speed=20_000))
+            station.add_terminal(
+                VirtualTerminal(t, f"BM-{t:04d}", "A", t, PlayerBot(seed=t), speed=20_000)
+            )
         station.start()
         driver = BaseStationDriver(line.url, backoff=(0.02, 0.2))
         hub = HubStub(driver, BOARDS)
@@ -153,8 +159,18 @@ def test_bridgehub_simulate_prints_the_line_to_open(tmp_path):
 
     async def scenario():
         proc = await asyncio.create_subprocess_exec(
-            exe, "simulate", "--tables", "3", "--speed", "20000", "--duration", "20",
-            "--dir", str(tmp_path), stdout=subprocess.PIPE)
+            exe,
+            "simulate",
+            "--tables",
+            "3",
+            "--speed",
+            "20000",
+            "--duration",
+            "20",
+            "--dir",
+            str(tmp_path),
+            stdout=subprocess.PIPE,
+        )
         first = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
         assert first.startswith("base station BS-0001 (3 terminals): ")
         path = first.rsplit(": ", 1)[1].strip()
@@ -163,8 +179,11 @@ def test_bridgehub_simulate_prints_the_line_to_open(tmp_path):
         driver.start()
         hub.start()
         try:
-            await wait_until(lambda: len(hub.results) == 3 * len(BOARDS), 30,
-                             "9 results from the simulator process")
+            await wait_until(
+                lambda: len(hub.results) == 3 * len(BOARDS),
+                30,
+                "9 results from the simulator process",
+            )
         finally:
             proc.terminate()
             await asyncio.wait_for(proc.wait(), 30)
@@ -176,6 +195,7 @@ def test_bridgehub_simulate_prints_the_line_to_open(tmp_path):
 
 def test_a_silent_line_is_reported_down_and_reopened(tmp_path):
     """A station that stops talking (no heartbeat) is taken as gone: LineDown, reconnect."""
+
     async def scenario():
         line = PtyLine(tmp_path / "mute")  # nothing ever answers on this pty
         driver = BaseStationDriver(str(line.path), backoff=(0.01, 0.05), silence_s=0.2)

@@ -31,8 +31,11 @@ def random_value(codec, rng):
     if isinstance(codec, Str):
         return "".join(rng.choice("ABCNSW0123456789 åé") for _ in range(rng.randrange(0, 12)))
     if isinstance(codec, ListOf):
-        make = (lambda: random_value(codec.item, rng)) if not is_dataclass(codec.item) else (
-            lambda: random_message(codec.item, rng))
+        make = (
+            (lambda: random_value(codec.item, rng))
+            if not is_dataclass(codec.item)
+            else (lambda: random_message(codec.item, rng))
+        )
         return tuple(make() for _ in range(rng.randrange(0, 4)))
     raise TypeError(codec)
 

@@ -41,8 +41,9 @@ def write_text(title: str) -> bytes:
 
 
 def write_string(show: ClockShow) -> bytes:
-    return packet(b"G" + STRING_LABEL + SELECT_COLOUR + COLOUR_CODE[show.colour]
-                  + _ascii(show.time_text))
+    return packet(
+        b"G" + STRING_LABEL + SELECT_COLOUR + COLOUR_CODE[show.colour] + _ascii(show.time_text)
+    )
 
 
 class AlphaClock:

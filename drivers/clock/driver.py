@@ -18,9 +18,14 @@ log = logging.getLogger(__name__)
 
 
 class ClockDriver:
-    def __init__(self, url: str, protocol: str = "alpha", *,
-                 clock: Callable[[], float] = time.monotonic,
-                 backoff: tuple[float, float] = (0.05, 2.0)) -> None:
+    def __init__(
+        self,
+        url: str,
+        protocol: str = "alpha",
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        backoff: tuple[float, float] = (0.05, 2.0),
+    ) -> None:
         if protocol not in ("alpha", "panel"):
             raise ValueError(f"clock protocol {protocol!r}: use alpha or panel")
         self.url = url
@@ -86,14 +91,16 @@ class ClockDriver:
         reader = asyncio.ensure_future(transport.read())
         try:
             while True:
-                out = self._pending + (self.panel.data_to_send()
-                                       if self.protocol == "panel" else b"")
+                out = self._pending + (
+                    self.panel.data_to_send() if self.protocol == "panel" else b""
+                )
                 self._pending = b""
                 if out:
                     await transport.write(out)
                 waker = asyncio.ensure_future(self._wake.wait())
-                done, _ = await asyncio.wait({reader, waker}, timeout=0.25,
-                                             return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait(
+                    {reader, waker}, timeout=0.25, return_when=asyncio.FIRST_COMPLETED
+                )
                 waker.cancel()
                 self._wake.clear()
                 if reader in done:

@@ -8,8 +8,14 @@ from collections.abc import Callable
 
 from drivers.clock.show import ClockShow, Colour, Phase
 
-PHASE_WORD = {Phase.PLAY: "play", Phase.LAST_BOARD: "last", Phase.NO_NEW_BOARD: "nonew",
-              Phase.MOVE: "move", Phase.PAUSED: "paused", Phase.BREAK: "break"}
+PHASE_WORD = {
+    Phase.PLAY: "play",
+    Phase.LAST_BOARD: "last",
+    Phase.NO_NEW_BOARD: "nonew",
+    Phase.MOVE: "move",
+    Phase.PAUSED: "paused",
+    Phase.BREAK: "break",
+}
 COLOUR_WORD = {Colour.GREEN: "green", Colour.AMBER: "amber", Colour.RED: "red"}
 RESEND_S = 1.0
 TRIES = 3
@@ -29,9 +35,13 @@ class PanelClock:
         self.down = False
 
     def update(self, show: ClockShow) -> None:
-        lines = {"R": f"R {show.round}", "P": f"P {PHASE_WORD[show.phase]}",
-                 "L": f"L {show.title[:32]}", "C": f"C {COLOUR_WORD[show.colour]}",
-                 "T": f"T {show.time_text}"}
+        lines = {
+            "R": f"R {show.round}",
+            "P": f"P {PHASE_WORD[show.phase]}",
+            "L": f"L {show.title[:32]}",
+            "C": f"C {COLOUR_WORD[show.colour]}",
+            "T": f"T {show.time_text}",
+        }
         for key in "RPLCT":
             if self._last.get(key) != lines[key]:
                 self._last[key] = lines[key]

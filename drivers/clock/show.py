@@ -49,7 +49,12 @@ class ClockShow:
     def title(self) -> str:
         if self.label:
             return self.label
-        words = {Phase.PLAY: "play", Phase.LAST_BOARD: "last board",
-                 Phase.NO_NEW_BOARD: "no new board", Phase.MOVE: "move",
-                 Phase.PAUSED: "paused", Phase.BREAK: "break"}[self.phase]
+        words = {
+            Phase.PLAY: "play",
+            Phase.LAST_BOARD: "last board",
+            Phase.NO_NEW_BOARD: "no new board",
+            Phase.MOVE: "move",
+            Phase.PAUSED: "paused",
+            Phase.BREAK: "break",
+        }[self.phase]
         return f"Round {self.round} - {words}"

@@ -37,8 +37,11 @@ class Int(Codec):
         self.hi = (1 << (bits - 1)) - 1 if signed else (1 << bits) - 1
 
     def encode(self, value: Any, out: bytearray, field: str) -> None:
-        if not isinstance(value, int) or isinstance(value, bool) or not (
-                self.lo <= value <= self.hi):
+        if (
+            not isinstance(value, int)
+            or isinstance(value, bool)
+            or not (self.lo <= value <= self.hi)
+        ):
             raise MessageError(field, f"{value!r} is not a {self.name} ({self.lo}..{self.hi})")
         out += self.st.pack(value)
 
@@ -73,7 +76,7 @@ class Str(Codec):
         if pos + n > len(buf):
             raise MessageError(field, "payload ends inside this text")
         try:
-            return bytes(buf[pos:pos + n]).decode("utf-8"), pos + n
+            return bytes(buf[pos : pos + n]).decode("utf-8"), pos + n
         except UnicodeDecodeError:
             raise MessageError(field, "not valid UTF-8") from None
 

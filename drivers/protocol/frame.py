@@ -47,8 +47,9 @@ class Frame:
         """Header, payload and CRC, before COBS."""
         if len(self.payload) > MAX_PAYLOAD:
             raise ValueError(f"payload of {len(self.payload)} bytes exceeds {MAX_PAYLOAD}")
-        head = HEADER.pack(VERSION, self.terminal, self.epoch, self.seq, self.type,
-                           len(self.payload))
+        head = HEADER.pack(
+            VERSION, self.terminal, self.epoch, self.seq, self.type, len(self.payload)
+        )
         body = head + self.payload
         return body + CRC.pack(crc32c.crc32c(body))
 
@@ -69,7 +70,7 @@ def unpack(raw: bytes) -> Frame | BadFrame:
     """A frame from decoded bytes, or why it is not one."""
     if len(raw) < HEADER.size + CRC.size:
         return BadFrame(FrameFault.SHORT, len(raw))
-    body, crc = raw[:-CRC.size], CRC.unpack(raw[-CRC.size:])[0]
+    body, crc = raw[: -CRC.size], CRC.unpack(raw[-CRC.size :])[0]
     if crc32c.crc32c(body) != crc:
         return BadFrame(FrameFault.CRC, len(raw))
     version, terminal, epoch, seq, mtype, length = HEADER.unpack_from(body)
@@ -77,7 +78,7 @@ def unpack(raw: bytes) -> Frame | BadFrame:
         return BadFrame(FrameFault.VERSION, len(raw))
     if length != len(body) - HEADER.size:
         return BadFrame(FrameFault.LENGTH, len(raw))
-    return Frame(terminal, epoch, seq, mtype, bytes(body[HEADER.size:]))
+    return Frame(terminal, epoch, seq, mtype, bytes(body[HEADER.size :]))
 
 
 class FrameDecoder:
@@ -98,7 +99,7 @@ class FrameDecoder:
                     self._buf.clear()
                 break
             chunk = bytes(self._buf[:end])
-            del self._buf[:end + 1]
+            del self._buf[: end + 1]
             if not chunk:
                 continue  # idle delimiters between frames
             try:

@@ -105,8 +105,15 @@ class Link:
     """One end of a line. ``epoch`` is this end's epoch for frames it sends (per terminal
     address when a simulator plays many terminals: ``set_epoch``)."""
 
-    def __init__(self, clock: Callable[[], float], epoch: int, *, rto: float = RTO,
-                 max_rto: float = MAX_RTO, max_tries: int = MAX_TRIES) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        epoch: int,
+        *,
+        rto: float = RTO,
+        max_rto: float = MAX_RTO,
+        max_tries: int = MAX_TRIES,
+    ) -> None:
         self.clock = clock
         self.default_epoch = epoch
         self.rto, self.max_rto, self.max_tries = rto, max_rto, max_tries
@@ -115,8 +122,14 @@ class Link:
         self._in: dict[int, _In] = {}
         self._decoder = FrameDecoder()
         self._outbox = bytearray()
-        self.stats = {"frames_in": 0, "frames_out": 0, "retransmits": 0, "duplicates": 0,
-                      "garbage": 0, "refused": 0}
+        self.stats = {
+            "frames_in": 0,
+            "frames_out": 0,
+            "retransmits": 0,
+            "duplicates": 0,
+            "garbage": 0,
+            "refused": 0,
+        }
 
     # -- sending ----------------------------------------------------------------------------
     def epoch(self, terminal: int) -> int:
@@ -173,8 +186,9 @@ class Link:
         self._answer(rx, Nak(rx.epoch, rx.seq, int(code), text))
 
     def _answer(self, rx: Received, answer: Ack | Nak) -> None:
-        wire = self._emit(Frame(rx.terminal, self.epoch(rx.terminal), 0, answer.TYPE,
-                                answer.payload()))
+        wire = self._emit(
+            Frame(rx.terminal, self.epoch(rx.terminal), 0, answer.TYPE, answer.payload())
+        )
         st = self._in.get(rx.terminal)
         if st is not None and st.epoch == rx.epoch:
             st.answers[rx.seq] = wire
@@ -185,8 +199,15 @@ class Link:
         self.stats["refused"] += 1
         events.append(Refused(frame.terminal, frame.epoch, frame.seq, code, reason))
         if frame.seq:
-            self._emit(Frame(frame.terminal, self.epoch(frame.terminal), 0, Nak.TYPE,
-                             Nak(frame.epoch, frame.seq, int(code), reason).payload()))
+            self._emit(
+                Frame(
+                    frame.terminal,
+                    self.epoch(frame.terminal),
+                    0,
+                    Nak.TYPE,
+                    Nak(frame.epoch, frame.seq, int(code), reason).payload(),
+                )
+            )
 
     # -- receiving --------------------------------------------------------------------------
     def feed(self, data: bytes) -> list[Event]:
@@ -218,13 +239,18 @@ class Link:
         if st is None:
             st = self._in[frame.terminal] = _In(frame.epoch, frame.seq - 1)
         elif frame.epoch < st.epoch:
-            self._refuse(frame, NakCode.STALE_EPOCH, f"epoch {frame.epoch} is older than "
-                         f"{st.epoch}", events)
+            self._refuse(
+                frame, NakCode.STALE_EPOCH, f"epoch {frame.epoch} is older than {st.epoch}", events
+            )
             return
         elif frame.epoch > st.epoch:
             if not (isinstance(msg, Hello) or frame.seq == 1):
-                self._refuse(frame, NakCode.UNKNOWN_EPOCH, f"epoch {frame.epoch} must start "
-                             "with HELLO or sequence 1", events)
+                self._refuse(
+                    frame,
+                    NakCode.UNKNOWN_EPOCH,
+                    f"epoch {frame.epoch} must start with HELLO or sequence 1",
+                    events,
+                )
                 return
             events.append(PeerRestarted(frame.terminal, st.epoch, frame.epoch))
             st = self._in[frame.terminal] = _In(frame.epoch, frame.seq - 1)
@@ -235,8 +261,12 @@ class Link:
                 self._outbox += answer
             return
         if frame.seq < st.last:
-            self._refuse(frame, NakCode.REPLAY, f"sequence {frame.seq} was already used "
-                         f"(last {st.last})", events)
+            self._refuse(
+                frame,
+                NakCode.REPLAY,
+                f"sequence {frame.seq} was already used (last {st.last})",
+                events,
+            )
             return
         st.last = frame.seq
         events.append(Received(frame.terminal, frame.epoch, frame.seq, msg))
@@ -277,7 +307,7 @@ class Link:
                 events.append(GaveUp(terminal, msg, tries))
                 self._pump(terminal, out)
                 continue
-            wait = min(self.rto * (2 ** tries), self.max_rto)
+            wait = min(self.rto * (2**tries), self.max_rto)
             out.inflight = (msg, wire, seq, tries + 1, now + wait)
             self._outbox += wire
             self.stats["retransmits"] += 1

@@ -105,6 +105,7 @@ def message(code: int, direction: str, needs_ack: bool = True) -> Any:
         cls.DIRECTION = direction
         REGISTRY[code] = cls
         return cls
+
     return wrap
 
 
@@ -115,8 +116,7 @@ def decode_message(code: int, payload: bytes) -> Message:
         raise MessageError("type", f"unknown message type 0x{code:02X}")
     msg, pos = decode_record(cls, payload, 0)
     if pos != len(payload):
-        raise MessageError("payload", f"{len(payload) - pos} bytes left over after the last "
-                           "field")
+        raise MessageError("payload", f"{len(payload) - pos} bytes left over after the last field")
     return msg
 
 
@@ -253,8 +253,7 @@ class TDCall(Message):
     section: str = f(STR8)
     table: int = f(U16)
     round: int = f(U16)
-    reason: int = f(U8, "0 general, 1 revoke, 2 insufficient bid, 3 claim, 4 slow play, "
-                        "5 other")
+    reason: int = f(U8, "0 general, 1 revoke, 2 insufficient bid, 3 claim, 4 slow play, 5 other")
     text: str = f(STR8, default="")
 
 

@@ -29,8 +29,16 @@ Dispatch = Callable[[str, dict[str, Any], str], Awaitable[dict[str, Any]]]
 
 
 class ApiServer:
-    def __init__(self, feed: Feed, snapshot: Snapshot, dispatch: Dispatch, pin: str, *,
-                 host: str = "127.0.0.1", port: int = 7170) -> None:
+    def __init__(
+        self,
+        feed: Feed,
+        snapshot: Snapshot,
+        dispatch: Dispatch,
+        pin: str,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 7170,
+    ) -> None:
         self.feed = feed
         self.snapshot = snapshot
         self.dispatch = dispatch
@@ -56,31 +64,33 @@ class ApiServer:
         try:
             first = json.loads(await asyncio.wait_for(ws.recv(), 30))
             if first.get("type") != "hello" or first.get("version") != API_VERSION:
-                await self._send(ws, {"type": "error", "error": f"say hello with version "
-                                                                 f"{API_VERSION} first"})
+                await self._send(
+                    ws, {"type": "error", "error": f"say hello with version {API_VERSION} first"}
+                )
                 return
             queue = self.feed.subscribe()
             resume = first.get("resume_from")
             missed = self.feed.since(resume) if isinstance(resume, int) else None
             if missed is None:
-                await self._send(ws, {"type": "snapshot", "seq": self.feed.seq,
-                                      "state": self.snapshot()})
+                await self._send(
+                    ws, {"type": "snapshot", "seq": self.feed.seq, "state": self.snapshot()}
+                )
             else:
                 for ev in missed:
                     await self._send(ws, ev)
             reader = asyncio.ensure_future(self._commands(ws))
             while True:
                 getter = asyncio.ensure_future(queue.get())
-                done, _ = await asyncio.wait({reader, getter},
-                                             return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait({reader, getter}, return_when=asyncio.FIRST_COMPLETED)
                 if reader in done:
                     getter.cancel()
                     return
                 item = getter.result()
                 if item is None:  # too slow: start over with a snapshot
                     queue = self.feed.subscribe()
-                    await self._send(ws, {"type": "snapshot", "seq": self.feed.seq,
-                                          "state": self.snapshot()})
+                    await self._send(
+                        ws, {"type": "snapshot", "seq": self.feed.seq, "state": self.snapshot()}
+                    )
                     continue
                 await self._send(ws, item)
         except (ConnectionClosed, TimeoutError, json.JSONDecodeError):
@@ -109,12 +119,20 @@ class ApiServer:
             log.warning("API login refused: wrong PIN")
             return {"type": "reply", "id": mid, "ok": False, "error": "wrong PIN"}
         if msg.get("type") != "command":
-            return {"type": "reply", "id": mid, "ok": False,
-                    "error": "messages are hello, login or command"}
+            return {
+                "type": "reply",
+                "id": mid,
+                "ok": False,
+                "error": "messages are hello, login or command",
+            }
         actor = self.sessions.get(str(msg.get("token")))
         if actor is None:
-            return {"type": "reply", "id": mid, "ok": False,
-                    "error": "log in with the director's PIN first"}
+            return {
+                "type": "reply",
+                "id": mid,
+                "ok": False,
+                "error": "log in with the director's PIN first",
+            }
         name = str(msg.get("name", ""))
         args = msg.get("args") or {}
         if not isinstance(args, dict):

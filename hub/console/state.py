@@ -53,8 +53,11 @@ class RoomState:
                 self.quiet.discard(msg["id"])
                 if msg.get("ok"):
                     return
-            self.note(f"{what}: done" if msg.get("ok") else
-                      f"! {what} refused: {msg.get('error', 'no reason given')}")
+            self.note(
+                f"{what}: done"
+                if msg.get("ok")
+                else f"! {what} refused: {msg.get('error', 'no reason given')}"
+            )
             return
         if msg.get("type") == "reply" and not msg.get("ok"):  # e.g. the log-in
             self.note(f"! the hub refused {msg.get('id') or 'a request'}: {msg.get('error')}")
@@ -91,13 +94,16 @@ class RoomState:
             flagged = {(f["table"], f["round"]) for f in self.suspicious.get(key, [])}
             for f in msg["flags"]:  # only what is new: a flag's text changes as results come
                 if (f["table"], f["round"]) not in flagged:
-                    self.note(f"! suspicious score at table {f['section']}{f['table']} board "
-                              f"{f['board']}: {f['reason']}")
+                    self.note(
+                        f"! suspicious score at table {f['section']}{f['table']} board "
+                        f"{f['board']}: {f['reason']}"
+                    )
             if msg["flags"]:
                 self.suspicious[key] = msg["flags"]
             elif self.suspicious.pop(key, None):
-                self.note(f"board {msg['board']} in section {msg['section']}: no suspicious "
-                          "score left")
+                self.note(
+                    f"board {msg['board']} in section {msg['section']}: no suspicious score left"
+                )
             self.dirty.add("calls")
         elif kind == "standings_withheld":
             self.withheld[msg["section"]] = msg["round"]
@@ -107,9 +113,13 @@ class RoomState:
             if "tables" in msg:
                 seen = {t["table"]: t for t in section["tables"]}
                 section["tables"] = [
-                    dict(t, online=seen.get(t["table"], t).get("online"),
-                         battery=seen.get(t["table"], t).get("battery"))
-                    for t in msg["tables"]]
+                    dict(
+                        t,
+                        online=seen.get(t["table"], t).get("online"),
+                        battery=seen.get(t["table"], t).get("battery"),
+                    )
+                    for t in msg["tables"]
+                ]
             else:
                 for t in section["tables"]:
                     t["done"] = 0
@@ -125,22 +135,36 @@ class RoomState:
                     t["online"] = msg["online"]
             self.dirty.add("room")
         elif kind == "standings" and section is not None:
-            before = {(r["pair"], r.get("direction")): place(r["rank"])
-                      for r in section.get("standings", []) if r.get("boards")}
+            before = {
+                (r["pair"], r.get("direction")): place(r["rank"])
+                for r in section.get("standings", [])
+                if r.get("boards")
+            }
             section["standings"] = msg["rows"]
-            section["published"] = {"round": msg.get("round"),
-                                     "provisional": msg.get("provisional") or [],
-                                     "released_by": msg.get("released_by")}
-            section["moved"] = {(r["pair"], r.get("direction")):
-                                before[(r["pair"], r.get("direction"))] - place(r["rank"])
-                                for r in msg["rows"]
-                                if (r["pair"], r.get("direction")) in before}
+            section["published"] = {
+                "round": msg.get("round"),
+                "provisional": msg.get("provisional") or [],
+                "released_by": msg.get("released_by"),
+            }
+            section["moved"] = {
+                (r["pair"], r.get("direction")): before[(r["pair"], r.get("direction"))]
+                - place(r["rank"])
+                for r in msg["rows"]
+                if (r["pair"], r.get("direction")) in before
+            }
             self.withheld.pop(msg["section"], None)
             self.dirty |= {"standings", "calls"}
         elif kind == "alert" and msg.get("held"):
-            self.held.append({"id": msg.get("result"), "section": msg.get("section"),
-                              "table": msg.get("table"), "round": msg.get("round"),
-                              "board": msg.get("board"), "text": msg.get("text")})
+            self.held.append(
+                {
+                    "id": msg.get("result"),
+                    "section": msg.get("section"),
+                    "table": msg.get("table"),
+                    "round": msg.get("round"),
+                    "board": msg.get("board"),
+                    "text": msg.get("text"),
+                }
+            )
             self.dirty.add("calls")
         elif kind in ("held_accepted", "held_rejected"):
             self.held = [h for h in self.held if h["id"] != msg["result"]]
@@ -148,16 +172,29 @@ class RoomState:
         elif kind == "td_call":
             known = next((c for c in self.td_calls if c["id"] == msg.get("call")), None)
             if known is None:
-                self.td_calls.append({"id": msg.get("call"), "section": msg.get("section"),
-                                      "table": msg.get("table"),
-                                      "status": msg.get("status"), "note": msg.get("text")})
+                self.td_calls.append(
+                    {
+                        "id": msg.get("call"),
+                        "section": msg.get("section"),
+                        "table": msg.get("table"),
+                        "status": msg.get("status"),
+                        "note": msg.get("text"),
+                    }
+                )
             else:
                 known["status"] = msg.get("status")
             self.dirty.add("calls")
         elif kind == "penalty_proposed":
-            self.penalties.append({"id": msg["id"], "status": "proposed",
-                                   "section": msg.get("section"), "table": msg.get("table"),
-                                   "round": msg.get("round"), "reason": msg["text"]})
+            self.penalties.append(
+                {
+                    "id": msg["id"],
+                    "status": "proposed",
+                    "section": msg.get("section"),
+                    "table": msg.get("table"),
+                    "round": msg.get("round"),
+                    "reason": msg["text"],
+                }
+            )
             self.dirty.add("slow")
         elif kind == "penalty_decided":
             for p in self.penalties:
@@ -180,14 +217,17 @@ class RoomState:
         if kind == "alert":
             return f"! {msg['text']}"
         if kind == "td_call":
-            return f"TD call at table {msg.get('section', '')}{msg.get('table')}: " \
-                   f"{msg.get('status')}"
+            return (
+                f"TD call at table {msg.get('section', '')}{msg.get('table')}: {msg.get('status')}"
+            )
         if kind == "round_complete":
             return f"round {msg['round']} complete in section {msg['section']}"
         if kind == "standings_withheld":
-            return (f"standings of round {msg['round']} in section {msg['section']} withheld: "
-                    f"held results or suspicious scores on boards {msg['boards']} "
-                    "(Calls tab)")
+            return (
+                f"standings of round {msg['round']} in section {msg['section']} withheld: "
+                f"held results or suspicious scores on boards {msg['boards']} "
+                "(Calls tab)"
+            )
         if kind == "penalty_proposed":
             return f"penalty proposed: {msg['text']}"
         if kind == "held_accepted":

@@ -81,10 +81,17 @@ def barometer(
         boards = tuple(range(r * boards_per_round + 1, (r + 1) * boards_per_round + 1))
         for t, (a, b) in enumerate(sorted(meet, key=lambda m: min(m)), start=1):
             ns, ew = (a, b) if d[r, a - 1] > 0 else (b, a)
-            rows.append(MovementRow(section, t, r + 1,
-                                    ns if ns <= pairs else 0, ew if ew <= pairs else 0, boards))
+            rows.append(
+                MovementRow(
+                    section, t, r + 1, ns if ns <= pairs else 0, ew if ew <= pairs else 0, boards
+                )
+            )
     tables = even // 2
-    layout = Layout(kind=MovementKind.BAROMETER, winners=1, copies=tables,
-                    description=f"barometer, {pairs} pairs, {tables} tables, {rounds} rounds x "
-                                f"{boards_per_round} boards")
+    layout = Layout(
+        kind=MovementKind.BAROMETER,
+        winners=1,
+        copies=tables,
+        description=f"barometer, {pairs} pairs, {tables} tables, {rounds} rounds x "
+        f"{boards_per_round} boards",
+    )
     return Movement(tuple(rows), layout)

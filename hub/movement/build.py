@@ -14,16 +14,16 @@ from hub.movement.model import Movement, MovementError
 from hub.movement.teams import round_robin
 
 
-def build_movement(spec: str | GeneratedMovement, section: str,
-                   base_dir: Path | None = None) -> Movement:
+def build_movement(
+    spec: str | GeneratedMovement, section: str, base_dir: Path | None = None
+) -> Movement:
     """Generate the movement, or read the file (relative to the event file's folder)."""
     if isinstance(spec, str):
         path = (base_dir or Path(".")) / spec
         try:
             movement = parse_movement(path.read_text(encoding="utf-8-sig"))
         except OSError as e:
-            raise MovementError(f"movement file {spec}: cannot read: {e}", None,
-                                "file") from None
+            raise MovementError(f"movement file {spec}: cannot read: {e}", None, "file") from None
         rows = tuple(replace(r, section=section) for r in movement.rows)
         return replace(movement, rows=rows)
     g = spec
@@ -31,8 +31,9 @@ def build_movement(spec: str | GeneratedMovement, section: str,
     if g.kind == "mitchell":
         if g.tables is None:
             raise MovementError("a generated Mitchell needs tables", None, "size")
-        return mitchell(g.tables, bpr, g.rounds, variant=g.variant,
-                        arrow_switch=g.arrow_switch, section=section)
+        return mitchell(
+            g.tables, bpr, g.rounds, variant=g.variant, arrow_switch=g.arrow_switch, section=section
+        )
     if g.kind == "howell":
         if g.tables is None:
             raise MovementError("a generated Howell needs tables", None, "size")

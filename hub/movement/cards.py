@@ -26,14 +26,20 @@ def pair_card(movement: Movement, section: str, pair: int) -> str:
         if not opp:
             lines.append(f"  {rnd:>5}  {row.table:>5}  sit out (no opponents this round)")
             continue
-        lines.append(f"  {rnd:>5}  {row.table:>5}  {'NS' if ns else 'EW':>4}  {opp:>7}  "
-                     f"{_boards(row.boards)}")
+        lines.append(
+            f"  {rnd:>5}  {row.table:>5}  {'NS' if ns else 'EW':>4}  {opp:>7}  "
+            f"{_boards(row.boards)}"
+        )
     return "\n".join(lines)
 
 
 def guide_cards(movement: Movement, pair: int | None = None) -> str:
-    cards = [pair_card(movement, s, p) for s in movement.sections
-             for p in movement.pairs(s) if pair in (None, p)]
+    cards = [
+        pair_card(movement, s, p)
+        for s in movement.sections
+        for p in movement.pairs(s)
+        if pair in (None, p)
+    ]
     return "\n\n".join(cards)
 
 

@@ -74,8 +74,13 @@ def hard_errors(movement: Movement) -> list[MovementError]:
 
     def err(row: MovementRow, rule: str, text: str) -> None:
         n = number[id(row)]
-        errors.append(MovementError(f"row {n} (section {row.section}, table {row.table}, "
-                                    f"round {row.round}): {text}", n, rule))
+        errors.append(
+            MovementError(
+                f"row {n} (section {row.section}, table {row.table}, round {row.round}): {text}",
+                n,
+                rule,
+            )
+        )
 
     teams = lay.kind is MovementKind.TEAMS
     for section in movement.sections:
@@ -86,10 +91,14 @@ def hard_errors(movement: Movement) -> list[MovementError]:
         for t in tables:
             for rnd in range(1, max(rounds) + 1):
                 if (t, rnd) not in have:
-                    errors.append(MovementError(
-                        f"section {section} table {t} has no row for round {rnd} (every table "
-                        "needs a row in every round; use 0 for empty seats)", None,
-                        "every-round"))
+                    errors.append(
+                        MovementError(
+                            f"section {section} table {t} has no row for round {rnd} (every table "
+                            "needs a row in every round; use 0 for empty seats)",
+                            None,
+                            "every-round",
+                        )
+                    )
         played: dict[tuple[int, str], dict[int, MovementRow]] = defaultdict(dict)
         for rnd in rounds:
             rrows = [r for r in srows if r.round == rnd]
@@ -105,16 +114,23 @@ def hard_errors(movement: Movement) -> list[MovementError]:
                     if key in seats:
                         first = seats[key]
                         who = f"team {pair} ({side})" if teams else f"pair {pair}"
-                        err(r, "seated-once", f"{who} is already seated at table "
-                            f"{first.table} in this round")
+                        err(
+                            r,
+                            "seated-once",
+                            f"{who} is already seated at table {first.table} in this round",
+                        )
                     else:
                         seats[key] = r
                     for b in r.boards if r.ns_pair and r.ew_pair else ():
                         if b in played[key]:
                             prev = played[key][b]
                             who = f"team {pair} ({side})" if teams else f"pair {pair}"
-                            err(r, "board-once", f"{who} already played board {b} "
-                                f"(table {prev.table}, round {prev.round})")
+                            err(
+                                r,
+                                "board-once",
+                                f"{who} already played board {b} "
+                                f"(table {prev.table}, round {prev.round})",
+                            )
                         else:
                             played[key][b] = r
             if teams:
@@ -122,8 +138,12 @@ def hard_errors(movement: Movement) -> list[MovementError]:
                     for pair, side in ((r.ns_pair, "NS"), (r.ew_pair, "EW")):
                         other = seats.get((pair, "EW" if side == "NS" else "NS"))
                         if pair and other is not None and other.boards != r.boards:
-                            err(r, "team-match", f"team {pair} plays different boards at "
-                                f"tables {r.table} and {other.table}")
+                            err(
+                                r,
+                                "team-match",
+                                f"team {pair} plays different boards at "
+                                f"tables {r.table} and {other.table}",
+                            )
             location = _locations(movement, section, rrows)
             if lay.kind is MovementKind.BAROMETER:
                 sets = {r.boards for r in rrows if r.ns_pair and r.ew_pair}
@@ -142,8 +162,12 @@ def hard_errors(movement: Movement) -> list[MovementError]:
             for loc, boards in crowded.items():
                 r = next(x for x in rrows if location[x.table] == loc and boards[0] in x.boards)
                 tabs = sorted(x.table for x in rrows if boards[0] in x.boards)
-                err(r, "one-place", f"board(s) {', '.join(map(str, boards))} are at tables "
-                    f"{', '.join(map(str, tabs))} in one round without a declared share")
+                err(
+                    r,
+                    "one-place",
+                    f"board(s) {', '.join(map(str, boards))} are at tables "
+                    f"{', '.join(map(str, tabs))} in one round without a declared share",
+                )
     return errors
 
 
@@ -188,7 +212,7 @@ def balance(movement: Movement, section: str) -> Balance:
     bp = [len(played[p]) for p in pairs] or [0]
     hist: Counter[int] = Counter()
     for i, a in enumerate(pairs):
-        for b in pairs[i + 1:]:
+        for b in pairs[i + 1 :]:
             hist[len(meet[frozenset((a, b))])] += 1
     sit = [rounds - len(seated[p]) for p in pairs] or [0]
     nsc = [ns[p] for p in pairs] or [0]
@@ -198,18 +222,24 @@ def balance(movement: Movement, section: str) -> Balance:
         vals = m[np.triu_indices(len(pairs), 1)]
         comp = (float(vals.mean()), float(vals.std()), float(vals.min()), float(vals.max()))
     return Balance(
-        pairs=len(pairs), rounds=rounds, boards_in_play=boards_in_play,
+        pairs=len(pairs),
+        rounds=rounds,
+        boards_in_play=boards_in_play,
         boards_per_pair=(min(bp), max(bp)),
         share_of_boards=min(bp) / boards_in_play if boards_in_play else 0.0,
-        meetings=dict(sorted(hist.items())), sit_outs=(min(sit), max(sit)),
-        ns_counts=(min(nsc), max(nsc)), competition=comp,
-        entrants="teams" if movement.layout.kind is MovementKind.TEAMS else "pairs")
+        meetings=dict(sorted(hist.items())),
+        sit_outs=(min(sit), max(sit)),
+        ns_counts=(min(nsc), max(nsc)),
+        competition=comp,
+        entrants="teams" if movement.layout.kind is MovementKind.TEAMS else "pairs",
+    )
 
 
 def check_movement(movement: Movement) -> CheckReport:
     errors = hard_errors(movement)
-    return CheckReport(errors, {s: balance(movement, s) for s in movement.sections},
-                       movement.layout.copies)
+    return CheckReport(
+        errors, {s: balance(movement, s) for s in movement.sections}, movement.layout.copies
+    )
 
 
 def format_report(report: CheckReport) -> str:
@@ -218,21 +248,30 @@ def format_report(report: CheckReport) -> str:
         lines.append(f"board copies needed: {report.copies} of each board")
     for section, b in report.balance.items():
         unit = b.entrants[:-1]
-        lines.append(f"section {section}: {b.pairs} {b.entrants}, {b.rounds} rounds, "
-                     f"{b.boards_in_play} boards in play")
-        lines.append(f"  boards per {unit} {b.boards_per_pair[0]}-{b.boards_per_pair[1]} "
-                     f"({math.floor(b.share_of_boards * 100)} % of the boards in play at least"
-                     "; EBU asks 70 %)")
+        lines.append(
+            f"section {section}: {b.pairs} {b.entrants}, {b.rounds} rounds, "
+            f"{b.boards_in_play} boards in play"
+        )
+        lines.append(
+            f"  boards per {unit} {b.boards_per_pair[0]}-{b.boards_per_pair[1]} "
+            f"({math.floor(b.share_of_boards * 100)} % of the boards in play at least"
+            "; EBU asks 70 %)"
+        )
         meet = ", ".join(f"{k}×: {v}" for k, v in b.meetings.items())
         lines.append(f"  meetings per two {b.entrants}: {meet}")
-        lines.append(f"  sit-out rounds per {unit} {b.sit_outs[0]}-{b.sit_outs[1]}"
-                     + ("" if unit == "team" else
-                        f"; rounds as NS {b.ns_counts[0]}-{b.ns_counts[1]}"))
+        lines.append(
+            f"  sit-out rounds per {unit} {b.sit_outs[0]}-{b.sit_outs[1]}"
+            + ("" if unit == "team" else f"; rounds as NS {b.ns_counts[0]}-{b.ns_counts[1]}")
+        )
         if b.competition:
             mean, sd, lo, hi = b.competition
-            lines.append(f"  competition (Manning): mean {mean:.2f}, sd {sd:.2f}, "
-                         f"range {lo:g}..{hi:g}")
+            lines.append(
+                f"  competition (Manning): mean {mean:.2f}, sd {sd:.2f}, range {lo:g}..{hi:g}"
+            )
     lines.extend(f"ERROR [{e.rule}] {e.message}" for e in report.errors)
-    lines.append("OK: no hard-rule violations" if report.ok else
-                 f"{len(report.errors)} hard-rule violation(s)")
+    lines.append(
+        "OK: no hard-rule violations"
+        if report.ok
+        else f"{len(report.errors)} hard-rule violation(s)"
+    )
     return "\n".join(lines)

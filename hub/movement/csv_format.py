@@ -23,18 +23,22 @@ _META_RE = re.compile(r"^#\s*([a-z_]+)\s*:\s*(.*)$")
 _LAYOUT_KEYS = {f.name for f in fields(Layout)}
 
 
-def _groups(text: str, key: str, line: int, size: int | None = None) -> tuple[tuple[int, ...],
-                                                                             ...]:
+def _groups(text: str, key: str, line: int, size: int | None = None) -> tuple[tuple[int, ...], ...]:
     out = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         try:
             nums = tuple(int(x) for x in re.split(r"[+\-/]", part))
         except ValueError:
-            raise MovementError(f"line {line}: {key} entry {part!r} must be numbers joined by "
-                                "+ (or - for relays, / for round/table)", line, "layout") from None
+            raise MovementError(
+                f"line {line}: {key} entry {part!r} must be numbers joined by "
+                "+ (or - for relays, / for round/table)",
+                line,
+                "layout",
+            ) from None
         if size is not None and len(nums) != size:
-            raise MovementError(f"line {line}: {key} entry {part!r} needs {size} numbers",
-                                line, "layout")
+            raise MovementError(
+                f"line {line}: {key} entry {part!r} needs {size} numbers", line, "layout"
+            )
         out.append(nums)
     return tuple(out)
 
@@ -58,9 +62,12 @@ def _layout_value(layout: Layout, key: str, value: str, line: int) -> Layout:
         if isinstance(e, MovementError):
             raise
         kinds = ", ".join(k.value for k in MovementKind)
-        raise MovementError(f"line {line}: {key} {value.strip()!r} is not valid"
-                            + (f" (kinds: {kinds})" if key == "kind" else ""), line,
-                            "layout") from None
+        raise MovementError(
+            f"line {line}: {key} {value.strip()!r} is not valid"
+            + (f" (kinds: {kinds})" if key == "kind" else ""),
+            line,
+            "layout",
+        ) from None
 
 
 def parse_movement(text: str) -> Movement:
@@ -83,8 +90,12 @@ def parse_movement(text: str) -> Movement:
     header = [h.strip().lower() for h in next(csv.reader([header_text]))]
     missing = [h for h in HEADER if h not in header]
     if missing:
-        raise MovementError(f"line {first_line}: missing column(s) {', '.join(missing)}; the "
-                            f"header is {','.join(HEADER)}[,boards]", first_line, "format")
+        raise MovementError(
+            f"line {first_line}: missing column(s) {', '.join(missing)}; the "
+            f"header is {','.join(HEADER)}[,boards]",
+            first_line,
+            "format",
+        )
     rows: list[MovementRow] = []
     seen: dict[tuple[str, int, int], int] = {}
     for n, raw in body[1:]:
@@ -92,40 +103,57 @@ def parse_movement(text: str) -> Movement:
         try:
             nums = {k: int(values.get(k, "")) for k in HEADER[1:]}
         except ValueError:
-            raise MovementError(f"line {n}: table, round, pairs and boards must be whole "
-                                "numbers", n, "format") from None
+            raise MovementError(
+                f"line {n}: table, round, pairs and boards must be whole numbers", n, "format"
+            ) from None
         section = values.get("section", "") or "A"
         if nums["table"] < 1 or nums["round"] < 1:
             raise MovementError(f"line {n}: table and round start at 1", n, "format")
         if nums["ns_pair"] < 0 or nums["ew_pair"] < 0:
-            raise MovementError(f"line {n}: pair numbers are 0 (empty seat) or more", n,
-                                "format")
+            raise MovementError(f"line {n}: pair numbers are 0 (empty seat) or more", n, "format")
         low, high = nums["low_board"], nums["high_board"]
         listed = values.get("boards", "")
         if listed:
             try:
                 boards = tuple(int(b) for b in listed.replace(",", ";").split(";") if b.strip())
             except ValueError:
-                raise MovementError(f"line {n}: boards {listed!r} must be numbers like 1;4;7",
-                                    n, "format") from None
-            if list(boards) != sorted(set(boards)) or (boards and (
-                    boards[0] != low or boards[-1] != high)):
-                raise MovementError(f"line {n}: boards {listed!r} must ascend from low_board "
-                                    f"{low} to high_board {high}", n, "format")
+                raise MovementError(
+                    f"line {n}: boards {listed!r} must be numbers like 1;4;7", n, "format"
+                ) from None
+            if list(boards) != sorted(set(boards)) or (
+                boards and (boards[0] != low or boards[-1] != high)
+            ):
+                raise MovementError(
+                    f"line {n}: boards {listed!r} must ascend from low_board "
+                    f"{low} to high_board {high}",
+                    n,
+                    "format",
+                )
         elif low == 0 and high == 0:
             boards = ()
         elif 1 <= low <= high:
             boards = tuple(range(low, high + 1))
         else:
-            raise MovementError(f"line {n}: low_board {low} and high_board {high} must be "
-                                "1 ≤ low ≤ high, or both 0 for no boards", n, "format")
+            raise MovementError(
+                f"line {n}: low_board {low} and high_board {high} must be "
+                "1 ≤ low ≤ high, or both 0 for no boards",
+                n,
+                "format",
+            )
         key = (section, nums["table"], nums["round"])
         if key in seen:
-            raise MovementError(f"line {n}: section {section} table {key[1]} round {key[2]} "
-                                f"already has a row (line {seen[key]})", n, "one-row-per-table")
+            raise MovementError(
+                f"line {n}: section {section} table {key[1]} round {key[2]} "
+                f"already has a row (line {seen[key]})",
+                n,
+                "one-row-per-table",
+            )
         seen[key] = n
-        rows.append(MovementRow(section, nums["table"], nums["round"], nums["ns_pair"],
-                                nums["ew_pair"], boards))
+        rows.append(
+            MovementRow(
+                section, nums["table"], nums["round"], nums["ns_pair"], nums["ew_pair"], boards
+            )
+        )
     return Movement(tuple(rows), layout)
 
 
@@ -140,8 +168,7 @@ def format_movement(movement: Movement, comments: list[str] | None = None) -> st
     out.write(f"# kind: {lay.kind.value}\n# winners: {lay.winners}\n")
     if lay.copies != 1:
         out.write(f"# copies: {lay.copies}\n")
-    for key, joiner in (("shares", "+"), ("relays", "-"), ("matches", "+"),
-                        ("arrow_switch", "/")):
+    for key, joiner in (("shares", "+"), ("relays", "-"), ("matches", "+"), ("arrow_switch", "/")):
         groups = getattr(lay, key)
         if groups:
             out.write(f"# {key}: {', '.join(joiner.join(map(str, g)) for g in groups)}\n")

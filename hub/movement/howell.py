@@ -168,8 +168,9 @@ def howell(
         raise MovementError(f"a {tables}-table Howell has 1 to {n} rounds", None, "size")
     pairs = 2 * tables if pairs is None else pairs
     if pairs not in (2 * tables, 2 * tables - 1):
-        raise MovementError(f"{tables} tables seat {2 * tables - 1} or {2 * tables} pairs",
-                            None, "size")
+        raise MovementError(
+            f"{tables} tables seat {2 * tables - 1} or {2 * tables} pairs", None, "size"
+        )
     layouts, shared = _layouts(n, tables)
     rng = random.Random(seed)
     scored = []
@@ -204,10 +205,13 @@ def howell(
         upper = number[next(t for t in order if sigma[t] == nxt)]
         relays.extend([(lower, upper)] * gap)
     kind = "complete" if rounds == n else "3/4"
-    layout = Layout(kind=MovementKind.HOWELL, winners=1,
-                    shares=(tuple(range(1, tables + 1)),) if shared else (),
-                    relays=tuple(relays),
-                    description=f"{kind} Howell, {tables} tables, {pairs} pairs, {rounds} "
-                                f"rounds x {boards_per_round} boards"
-                                + (", every table plays the round's set" if shared else ""))
+    layout = Layout(
+        kind=MovementKind.HOWELL,
+        winners=1,
+        shares=(tuple(range(1, tables + 1)),) if shared else (),
+        relays=tuple(relays),
+        description=f"{kind} Howell, {tables} tables, {pairs} pairs, {rounds} "
+        f"rounds x {boards_per_round} boards"
+        + (", every table plays the round's set" if shared else ""),
+    )
     return Movement(tuple(rows), layout).sorted()

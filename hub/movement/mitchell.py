@@ -34,15 +34,17 @@ def mitchell(
     if variant == "auto":
         variant = "plain" if tables % 2 else "skip"
     if variant == "plain" and tables % 2 == 0:
-        raise MovementError(f"a plain Mitchell needs an odd number of tables; for {tables} "
-                            "use --skip or --relay", None, "size")
+        raise MovementError(
+            f"a plain Mitchell needs an odd number of tables; for {tables} use --skip or --relay",
+            None,
+            "size",
+        )
     if variant in ("skip", "relay") and tables % 2:
         variant = "plain"
     full = tables - 1 if variant == "skip" else tables
     rounds = full if rounds is None else rounds
     if not 1 <= rounds <= tables:
-        raise MovementError(f"a {tables}-table Mitchell plays 1 to {tables} rounds", None,
-                            "size")
+        raise MovementError(f"a {tables}-table Mitchell plays 1 to {tables} rounds", None, "size")
     half = tables // 2
     rows = []
     for r in range(rounds):
@@ -57,25 +59,29 @@ def mitchell(
                 s = (t + r) % tables
             boards = tuple(range(s * boards_per_round + 1, (s + 1) * boards_per_round + 1))
             rows.append(MovementRow(section, t + 1, r + 1, t + 1, ew, boards))
-    layout = Layout(kind=MovementKind.MITCHELL, winners=2,
-                    shares=((1, tables),) if variant == "relay" else (),
-                    relays=((half, half + 1),) if variant == "relay" else (),
-                    description=f"{variant} Mitchell, {tables} tables, {rounds} rounds x "
-                                f"{boards_per_round} boards")
+    layout = Layout(
+        kind=MovementKind.MITCHELL,
+        winners=2,
+        shares=((1, tables),) if variant == "relay" else (),
+        relays=((half, half + 1),) if variant == "relay" else (),
+        description=f"{variant} Mitchell, {tables} tables, {rounds} rounds x "
+        f"{boards_per_round} boards",
+    )
     movement = Movement(tuple(rows), layout)
     return with_arrow_switch(movement) if arrow_switch else movement
 
 
-def directions_and_meetings(movement: Movement,
-                            switched: frozenset[int] = frozenset()) -> tuple[np.ndarray,
-                                                                             np.ndarray]:
+def directions_and_meetings(
+    movement: Movement, switched: frozenset[int] = frozenset()
+) -> tuple[np.ndarray, np.ndarray]:
     """D (set × pair directions, rounds in ``switched`` reversed) and the meeting bonus."""
     pairs = movement.pairs()
     index = {p: i for i, p in enumerate(pairs)}
     sets = sorted({r.boards for r in movement.rows if r.ns_pair and r.ew_pair})
     srow = {b: i for i, b in enumerate(sets)}
-    plays = {b: sum(1 for r in movement.rows if r.boards == b and r.ns_pair and r.ew_pair)
-             for b in sets}
+    plays = {
+        b: sum(1 for r in movement.rows if r.boards == b and r.ns_pair and r.ew_pair) for b in sets
+    }
     d = np.zeros((len(sets), len(pairs)))
     meet = np.zeros((len(pairs), len(pairs)))
     for r in movement.rows:
@@ -108,11 +114,17 @@ def with_arrow_switch(movement: Movement, max_rounds: int | None = None) -> Move
                 best = (key[0], k, combo)
     assert best is not None
     chosen = set(best[2])
-    rows = tuple(replace(r, ns_pair=r.ew_pair, ew_pair=r.ns_pair) if r.round in chosen else r
-                 for r in movement.rows)
+    rows = tuple(
+        replace(r, ns_pair=r.ew_pair, ew_pair=r.ns_pair) if r.round in chosen else r
+        for r in movement.rows
+    )
     switched = tuple((r.round, r.table) for r in rows if r.round in chosen)
     lay = movement.layout
-    layout = replace(lay, winners=1, arrow_switch=switched,
-                     description=f"{lay.description}, arrow-switched round(s) "
-                                 f"{', '.join(map(str, sorted(chosen)))}")
+    layout = replace(
+        lay,
+        winners=1,
+        arrow_switch=switched,
+        description=f"{lay.description}, arrow-switched round(s) "
+        f"{', '.join(map(str, sorted(chosen)))}",
+    )
     return Movement(rows, layout)

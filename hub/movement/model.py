@@ -48,7 +48,8 @@ class MovementRow:
     @property
     def consecutive(self) -> bool:
         return not self.boards or list(self.boards) == list(
-            range(self.boards[0], self.boards[-1] + 1))
+            range(self.boards[0], self.boards[-1] + 1)
+        )
 
     def pairs(self) -> tuple[int, ...]:
         return tuple(p for p in (self.ns_pair, self.ew_pair) if p)
@@ -101,8 +102,9 @@ class Movement:
         return None
 
     def sorted(self) -> Movement:
-        return replace(self, rows=tuple(sorted(self.rows, key=lambda r: (r.section, r.round,
-                                                                          r.table))))
+        return replace(
+            self, rows=tuple(sorted(self.rows, key=lambda r: (r.section, r.round, r.table)))
+        )
 
     def from_round(self, first_round: int, later: Movement) -> Movement:
         """This movement up to ``first_round − 1`` and ``later``'s rows from it on: a
@@ -118,6 +120,7 @@ def renumber_boards(sets: Sequence[int], boards_per_set: int) -> list[tuple[int,
     return [tuple(range(s * boards_per_set + 1, (s + 1) * boards_per_set + 1)) for s in sets]
 
 
-def rows_from(items: Iterable[tuple[str, int, int, int, int, tuple[int, ...]]]) -> tuple[
-        MovementRow, ...]:
+def rows_from(
+    items: Iterable[tuple[str, int, int, int, int, tuple[int, ...]]],
+) -> tuple[MovementRow, ...]:
     return tuple(MovementRow(*it) for it in items)

@@ -27,8 +27,13 @@ def berger_rounds(teams: int) -> list[list[tuple[int, int]]]:
     return out
 
 
-def team_round(section: str, rnd: int, matches: Sequence[tuple[int, int]],
-               boards: tuple[int, ...], first_table: int = 1) -> list[MovementRow]:
+def team_round(
+    section: str,
+    rnd: int,
+    matches: Sequence[tuple[int, int]],
+    boards: tuple[int, ...],
+    first_table: int = 1,
+) -> list[MovementRow]:
     """Rows of one team round: match m at tables 2m−1 (open) and 2m (closed)."""
     rows = []
     for m, (home, away) in enumerate(matches):
@@ -38,8 +43,9 @@ def team_round(section: str, rnd: int, matches: Sequence[tuple[int, int]],
     return rows
 
 
-def round_robin(teams: int, boards_per_round: int, *, double: bool = False,
-                section: str = "A") -> Movement:
+def round_robin(
+    teams: int, boards_per_round: int, *, double: bool = False, section: str = "A"
+) -> Movement:
     """A complete round robin (a bye for an odd number of teams; its tables stay empty).
 
     All matches of a round play the same boards (duplicated sets), as seed 004 does."""
@@ -57,10 +63,15 @@ def round_robin(teams: int, boards_per_round: int, *, double: bool = False,
         ordered = sorted(meet, key=lambda m: min(m))
         real = [(h, a) if max(h, a) <= teams else (0, 0) for h, a in ordered]
         for row in team_round(section, r, real, boards):
-            rows.append(row if row.ns_pair or row.ew_pair else MovementRow(
-                section, row.table, r, 0, 0, ()))
-    layout = Layout(kind=MovementKind.TEAMS, winners=1, copies=matches_per_round,
-                    matches=tuple((2 * m + 1, 2 * m + 2) for m in range(matches_per_round)),
-                    description=f"{'double ' if double else ''}round robin, {teams} teams, "
-                                f"{len(schedule)} rounds x {boards_per_round} boards")
+            rows.append(
+                row if row.ns_pair or row.ew_pair else MovementRow(section, row.table, r, 0, 0, ())
+            )
+    layout = Layout(
+        kind=MovementKind.TEAMS,
+        winners=1,
+        copies=matches_per_round,
+        matches=tuple((2 * m + 1, 2 * m + 2) for m in range(matches_per_round)),
+        description=f"{'double ' if double else ''}round robin, {teams} teams, "
+        f"{len(schedule)} rounds x {boards_per_round} boards",
+    )
     return Movement(tuple(rows), layout)

@@ -20,17 +20,23 @@ from hub.places import moved_text
 from hub.result_screen.barometer import ScreenRow, ScreenSection
 
 Load = Callable[[], list[ScreenSection]]
-PHASES = {Phase.PLAY: "play", Phase.LAST_BOARD: "last board", Phase.NO_NEW_BOARD:
-          "no new board", Phase.MOVE: "move", Phase.PAUSED: "clock paused",
-          Phase.BREAK: "break"}
+PHASES = {
+    Phase.PLAY: "play",
+    Phase.LAST_BOARD: "last board",
+    Phase.NO_NEW_BOARD: "no new board",
+    Phase.MOVE: "move",
+    Phase.PAUSED: "clock paused",
+    Phase.BREAK: "break",
+}
 
 
-def pages(sections: list[ScreenSection], per_page: int
-          ) -> list[tuple[ScreenSection, list[ScreenRow], int, int]]:
+def pages(
+    sections: list[ScreenSection], per_page: int
+) -> list[tuple[ScreenSection, list[ScreenRow], int, int]]:
     """Every section cut into pages: (section, rows, page number, pages)."""
     out = []
     for sec in sections:
-        chunks = [sec.rows[i:i + per_page] for i in range(0, len(sec.rows), per_page)] or [[]]
+        chunks = [sec.rows[i : i + per_page] for i in range(0, len(sec.rows), per_page)] or [[]]
         out += [(sec, rows, n + 1, len(chunks)) for n, rows in enumerate(chunks)]
     return out
 
@@ -52,8 +58,14 @@ class ScreenApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, load: Load, event_name: str = "", page_s: float = 10.0,
-                 refresh_s: float = 5.0, now: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        load: Load,
+        event_name: str = "",
+        page_s: float = 10.0,
+        refresh_s: float = 5.0,
+        now: Callable[[], float] = time.time,
+    ) -> None:
         super().__init__()
         self.load = load
         self.event_name = event_name
@@ -104,11 +116,15 @@ class ScreenApp(App[None]):
             return
         sec, lines, n, of = shown
         heading = f"{self.event_name}   {sec.heading or 'Section ' + sec.section}".strip()
-        played = (f"after round {sec.after_round} of {sec.rounds}" if sec.after_round
-                  else "no round complete yet")
+        played = (
+            f"after round {sec.after_round} of {sec.rounds}"
+            if sec.after_round
+            else "no round complete yet"
+        )
         if sec.provisional:
-            played += f"   provisional: board{'s' * (len(sec.provisional) > 1)} " + \
-                ", ".join(map(str, sec.provisional))
+            played += f"   provisional: board{'s' * (len(sec.provisional) > 1)} " + ", ".join(
+                map(str, sec.provisional)
+            )
         title.update(f"{heading}\n{played}" + (f"   page {n}/{of}" if of > 1 else ""))
         table = Table(expand=True, show_edge=False, header_style="bold")
         table.add_column("Place", justify="right")
@@ -119,8 +135,9 @@ class ScreenApp(App[None]):
         table.add_column(sec.unit, justify="right")
         table.add_column("Round", justify="left")
         for r in lines:
-            table.add_row(r.rank, r.entrant, *([r.names] if named else []), r.score,
-                          moved_text(r.moved))
+            table.add_row(
+                r.rank, r.entrant, *([r.names] if named else []), r.score, moved_text(r.moved)
+            )
         rows.update(table)
         self.draw_clock()
 
@@ -131,4 +148,5 @@ class ScreenApp(App[None]):
         self.query_one("#clock", Digits).update(show.time_text if show else "--:--")
         over = " (over time)" if show is not None and show.seconds_left < 0 else ""
         self.query_one("#phase", Static).update(
-            "" if show is None else f"round {show.round}: {PHASES[show.phase]}{over}")
+            "" if show is None else f"round {show.round}: {PHASES[show.phase]}{over}"
+        )

@@ -47,48 +47,75 @@ def complete_rounds(movement: Movement, section: str, lines: list[LiveLine]) -> 
     have = {(ln.table, ln.round, ln.board) for ln in lines}
     done = 0
     for rnd in range(1, movement.rounds + 1):
-        if not all((row.table, rnd, b) in have
-                   for row in movement.round_rows(rnd, section) if row.ns_pair and row.ew_pair
-                   for b in row.boards):
+        if not all(
+            (row.table, rnd, b) in have
+            for row in movement.round_rows(rnd, section)
+            if row.ns_pair and row.ew_pair
+            for b in row.boards
+        ):
             break
         done = rnd
     return done
 
 
-def _rows(event: EventFile, section: str, movement: Movement,
-          lines: list[LiveLine]) -> list[tuple[str, str, int, str, Fraction]]:
+def _rows(
+    event: EventFile, section: str, movement: Movement, lines: list[LiveLine]
+) -> list[tuple[str, str, int, str, Fraction]]:
     """(rank, entrant, number, score, exact score) in order of the standings."""
     if event.rules.scoring is Scoring.TEAMS:
         view = teams_view(event, section, movement, lines)
-        return [(t.rank, str(t.record.team), int(str(t.record.team)),
-                 display(t.record.vp, 2), Fraction(t.record.vp))
-                for t in view.team_standings]
+        return [
+            (
+                t.rank,
+                str(t.record.team),
+                int(str(t.record.team)),
+                display(t.record.vp, 2),
+                Fraction(t.record.vp),
+            )
+            for t in view.team_standings
+        ]
     view = pairs_view(event, section, movement, lines)
     out = []
     for direction, rows in view.standings.items():
         for s in rows:
             who = f"{s.pair.number}{' ' + direction if direction else ''}"
-            out.append((s.rank, who, s.pair.number, display(s.total.total, 2),
-                        s.total.total))
+            out.append((s.rank, who, s.pair.number, display(s.total.total, 2), s.total.total))
     return out
 
 
 def overall(sections: list[tuple[ScreenSection, dict[str, Fraction]]]) -> ScreenSection:
     """Every section's entrants in one ranking by their score (percentages, or IMPs, are
     comparable across the sections of one pairs event); level scores share the place."""
-    entries = [(value, sec, row) for sec, values in sections for row in sec.rows
-               for value in [values[row.entrant]]]
+    entries = [
+        (value, sec, row)
+        for sec, values in sections
+        for row in sec.rows
+        for value in [values[row.entrant]]
+    ]
     entries.sort(key=lambda e: -e[0])
     rows = []
     for value, sec, row in entries:
         above = sum(1 for v, _, _ in entries if v > value)
         level = sum(1 for v, _, _ in entries if v == value) > 1
-        rows.append(ScreenRow(f"{above + 1}{'=' if level else ''}",
-                              f"{sec.section}{row.entrant}", row.names, row.score, None))
+        rows.append(
+            ScreenRow(
+                f"{above + 1}{'=' if level else ''}",
+                f"{sec.section}{row.entrant}",
+                row.names,
+                row.score,
+                None,
+            )
+        )
     first = sections[0][0]
-    return ScreenSection("", min(sec.after_round for sec, _ in sections),
-                         max(sec.rounds for sec, _ in sections), first.unit, rows,
-                         first.clock, heading="Overall")
+    return ScreenSection(
+        "",
+        min(sec.after_round for sec, _ in sections),
+        max(sec.rounds for sec, _ in sections),
+        first.unit,
+        rows,
+        first.clock,
+        heading="Overall",
+    )
 
 
 def _names(contestant: dict[str, Any]) -> str:
@@ -101,9 +128,12 @@ def barometer(store: Store, event_id: int) -> list[ScreenSection]:
     event = store.event(event_id)
     lines = store.live_lines(event_id)
     clock_records = store.clock_events(event_id)
-    timing = RoundTiming(event.rules.timing.minutes_per_board, event.rules.timing.move_minutes,
-                         event.rules.timing.round_up_to_minutes,
-                         event.rules.timing.extra_minutes)
+    timing = RoundTiming(
+        event.rules.timing.minutes_per_board,
+        event.rules.timing.move_minutes,
+        event.rules.timing.round_up_to_minutes,
+        event.rules.timing.extra_minutes,
+    )
     if event.rules.scoring is Scoring.TEAMS:
         unit = "VP"
     else:
@@ -120,23 +150,42 @@ def barometer(store: Store, event_id: int) -> list[ScreenSection]:
     for section in store.sections(event_id):
         movement = store.movement(event_id, section)
         mine = [ln for ln in lines if ln.section == section]
-        after, provisional = published.get(section, (
-            0 if section in hub_ran else complete_rounds(movement, section, mine), ()))
+        after, provisional = published.get(
+            section, (0 if section in hub_ran else complete_rounds(movement, section, mine), ())
+        )
         names = {c["number"]: _names(c) for c in store.contestants(event_id, section)}
         now_rows = _rows(event, section, movement, [ln for ln in mine if ln.round <= after])
-        before = {who: place(rank) for rank, who, _, _, _ in
-                  _rows(event, section, movement, [ln for ln in mine if ln.round < after])
-                  } if after > 1 else {}
-        rows = [ScreenRow(rank, who, names.get(number, ""), score,
-                          before[who] - place(rank) if who in before else None)
-                for rank, who, number, score, _ in now_rows]
+        before = (
+            {
+                who: place(rank)
+                for rank, who, _, _, _ in _rows(
+                    event, section, movement, [ln for ln in mine if ln.round < after]
+                )
+            }
+            if after > 1
+            else {}
+        )
+        rows = [
+            ScreenRow(
+                rank,
+                who,
+                names.get(number, ""),
+                score,
+                before[who] - place(rank) if who in before else None,
+            )
+            for rank, who, number, score, _ in now_rows
+        ]
         values.append({who: exact for _, who, _, _, exact in now_rows})
-        boards = {r: len(movement.round_rows(r, section)[0].boards)
-                  for r in range(1, movement.rounds + 1)}
+        boards = {
+            r: len(movement.round_rows(r, section)[0].boards) for r in range(1, movement.rounds + 1)
+        }
         clock = RoundClock(timing, boards)
         clock.replay([c for c in clock_records if c["section"] == section])
-        out.append(ScreenSection(section, after, movement.rounds, unit, rows, clock,
-                                 provisional=provisional))
+        out.append(
+            ScreenSection(
+                section, after, movement.rounds, unit, rows, clock, provisional=provisional
+            )
+        )
     if len(out) > 1 and unit != "VP":
         out.append(overall(list(zip(out, values, strict=True))))
     return out

@@ -18,11 +18,34 @@ from hub.store.store import ResultEntry, Store, StoreError
 from scoring.board import Seat
 from scoring.contract import parse_contract, parse_tricks
 
-ROUND_DATA = ("Section", "Table", "Round", "NSPair", "EWPair", "LowBoard", "HighBoard",
-              "CustomBoards")
-RECEIVED_DATA = ("ID", "Section", "Table", "Round", "Board", "PairNS", "PairEW", "Declarer",
-                 "NS/EW", "Contract", "Result", "LeadCard", "Remarks", "DateLog", "TimeLog",
-                 "Erased")
+ROUND_DATA = (
+    "Section",
+    "Table",
+    "Round",
+    "NSPair",
+    "EWPair",
+    "LowBoard",
+    "HighBoard",
+    "CustomBoards",
+)
+RECEIVED_DATA = (
+    "ID",
+    "Section",
+    "Table",
+    "Round",
+    "Board",
+    "PairNS",
+    "PairEW",
+    "Declarer",
+    "NS/EW",
+    "Contract",
+    "Result",
+    "LeadCard",
+    "Remarks",
+    "DateLog",
+    "TimeLog",
+    "Erased",
+)
 PLAYER_NUMBERS = ("Section", "Table", "Direction", "Number", "Name")
 
 
@@ -51,8 +74,18 @@ def export_bws(store: Store, event_id: int, folder: Path) -> list[Path]:
         for section in store.sections(event_id):
             for mr in store.movement(event_id, section).rows:
                 custom = ",".join(map(str, mr.boards)) if not mr.consecutive else ""
-                w.writerow([mr.section, mr.table, mr.round, mr.ns_pair, mr.ew_pair,
-                            mr.low_board, mr.high_board, custom])
+                w.writerow(
+                    [
+                        mr.section,
+                        mr.table,
+                        mr.round,
+                        mr.ns_pair,
+                        mr.ew_pair,
+                        mr.low_board,
+                        mr.high_board,
+                        custom,
+                    ]
+                )
     written.append(rd)
     rcv = folder / "ReceivedData.csv"
     with rcv.open("w", newline="", encoding="utf-8") as f:
@@ -60,8 +93,9 @@ def export_bws(store: Store, event_id: int, folder: Path) -> list[Path]:
         w.writerow(RECEIVED_DATA)
         for r in store.results(event_id):
             seat = Seat.parse(r.declarer) if r.declarer else None
-            declarer_pair = "" if seat is None else (
-                r.ns_pair if seat.side.value == "NS" else r.ew_pair)
+            declarer_pair = (
+                "" if seat is None else (r.ns_pair if seat.side.value == "NS" else r.ew_pair)
+            )
             result = ""
             c = parse_contract(r.contract) if r.contract else None
             if c is not None and r.tricks is not None:
@@ -69,11 +103,26 @@ def export_bws(store: Store, event_id: int, folder: Path) -> list[Path]:
                 result = "=" if diff == 0 else f"{diff:+d}"
             when = r.received_at or dt.datetime.now(dt.UTC)
             remarks = f"adjusted {r.adjusted}" if r.adjusted else (r.note or "")
-            w.writerow([r.id, r.section, r.table, r.round, r.board, r.ns_pair, r.ew_pair,
-                        declarer_pair, r.declarer or "",
-                        "" if r.adjusted else _bws_contract(r.contract), result, r.lead or "",
-                        remarks, when.strftime("%Y-%m-%d"), when.strftime("%H:%M:%S"),
-                        "True" if r.erased else "False"])
+            w.writerow(
+                [
+                    r.id,
+                    r.section,
+                    r.table,
+                    r.round,
+                    r.board,
+                    r.ns_pair,
+                    r.ew_pair,
+                    declarer_pair,
+                    r.declarer or "",
+                    "" if r.adjusted else _bws_contract(r.contract),
+                    result,
+                    r.lead or "",
+                    remarks,
+                    when.strftime("%Y-%m-%d"),
+                    when.strftime("%H:%M:%S"),
+                    "True" if r.erased else "False",
+                ]
+            )
     written.append(rcv)
     pn = folder / "PlayerNumbers.csv"
     with pn.open("w", newline="", encoding="utf-8") as f:
@@ -81,23 +130,31 @@ def export_bws(store: Store, event_id: int, folder: Path) -> list[Path]:
         w.writerow(PLAYER_NUMBERS)
         for section in store.sections(event_id):
             movement = store.movement(event_id, section)
-            first = {row.ns_pair: (row.table, "NS") for row in movement.round_rows(1, section)
-                     if row.ns_pair}
-            first.update({row.ew_pair: (row.table, "EW")
-                          for row in movement.round_rows(1, section) if row.ew_pair})
+            first = {
+                row.ns_pair: (row.table, "NS")
+                for row in movement.round_rows(1, section)
+                if row.ns_pair
+            }
+            first.update(
+                {
+                    row.ew_pair: (row.table, "EW")
+                    for row in movement.round_rows(1, section)
+                    if row.ew_pair
+                }
+            )
             for cont in store.contestants(event_id, section):
                 if cont["kind"] != "pair" or cont["number"] not in first:
                     continue
                 table, side = first[cont["number"]]
                 for letter, player in zip(side, cont["players"], strict=False):
-                    w.writerow([section, table, letter, player.get("number", ""),
-                                player.get("name", "")])
+                    w.writerow(
+                        [section, table, letter, player.get("number", ""), player.get("name", "")]
+                    )
     written.append(pn)
     return written
 
 
-def import_received_data(store: Store, event_id: int, path: Path,
-                         actor: str = "import") -> int:
+def import_received_data(store: Store, event_id: int, path: Path, actor: str = "import") -> int:
     """Read a ReceivedData.csv into the store (one transaction); returns results added."""
     text = path.read_text(encoding="utf-8-sig")
     entries = []
@@ -111,26 +168,49 @@ def import_received_data(store: Store, event_id: int, path: Path,
             if c is not None:
                 tricks = parse_tricks(c, result)
             remarks = row.get("Remarks", "") or ""
-            adjusted = remarks.removeprefix("adjusted ").strip() if remarks.startswith(
-                "adjusted ") else None
-            entries.append(ResultEntry(
-                section=row["Section"], table=int(row["Table"]), round=int(row["Round"]),
-                board=int(row["Board"]), ns_pair=int(row["PairNS"]),
-                ew_pair=int(row["PairEW"]), contract=None if adjusted else contract,
-                declarer=None if adjusted else declarer, lead=row.get("LeadCard") or None,
-                tricks=tricks, adjusted=adjusted, entered_by=actor,
-                submission_key=f"import:{path.name}:{row.get('ID') or n}",
-                erased=(row.get("Erased", "").strip().lower() in ("true", "1"))))
+            adjusted = (
+                remarks.removeprefix("adjusted ").strip()
+                if remarks.startswith("adjusted ")
+                else None
+            )
+            entries.append(
+                ResultEntry(
+                    section=row["Section"],
+                    table=int(row["Table"]),
+                    round=int(row["Round"]),
+                    board=int(row["Board"]),
+                    ns_pair=int(row["PairNS"]),
+                    ew_pair=int(row["PairEW"]),
+                    contract=None if adjusted else contract,
+                    declarer=None if adjusted else declarer,
+                    lead=row.get("LeadCard") or None,
+                    tricks=tricks,
+                    adjusted=adjusted,
+                    entered_by=actor,
+                    submission_key=f"import:{path.name}:{row.get('ID') or n}",
+                    erased=(row.get("Erased", "").strip().lower() in ("true", "1")),
+                )
+            )
         except (KeyError, ValueError) as e:
             raise StoreError(f"{path.name} line {n}: {e}") from None
     stored = store.record(event_id, entries)
-    store.audit(event_id, actor, "imported_results", {"file": path.name,
-                                                      "rows": len(entries)})
+    store.audit(event_id, actor, "imported_results", {"file": path.name, "rows": len(entries)})
     return sum(1 for s in stored if not s.duplicate)
 
 
-_TABLES = (t.Event, t.SectionRow, t.MovementRowRecord, t.Contestant, t.ResultRecord,
-           t.AuditEntry, t.Device, t.TDCall, t.ClockEvent, t.PenaltyRecord, t.BoardRecord)
+_TABLES = (
+    t.Event,
+    t.SectionRow,
+    t.MovementRowRecord,
+    t.Contestant,
+    t.ResultRecord,
+    t.AuditEntry,
+    t.Device,
+    t.TDCall,
+    t.ClockEvent,
+    t.PenaltyRecord,
+    t.BoardRecord,
+)
 
 
 def _jsonable(v: Any) -> Any:
@@ -148,7 +228,8 @@ def backup_json(store: Store, event_id: int) -> str:
             cols = [c.key for c in table.columns]
             doc["tables"][model.__tablename__] = [
                 {c: _jsonable(getattr(r, c)) for c in cols if c not in ("id", "event_id")}
-                for r in rows]
+                for r in rows
+            ]
     return json.dumps(doc, ensure_ascii=False, indent=1)
 
 
@@ -162,8 +243,11 @@ def restore_json(store: Store, text: str) -> int:
     def parse(model: type, row: dict[str, Any]) -> dict[str, Any]:
         out = dict(row)
         for col in model.__table__.columns:  # type: ignore[attr-defined]
-            if col.key in out and isinstance(out[col.key], str) and col.type.python_type is (
-                    dt.datetime):
+            if (
+                col.key in out
+                and isinstance(out[col.key], str)
+                and col.type.python_type is (dt.datetime)
+            ):
                 out[col.key] = dt.datetime.fromisoformat(out[col.key])
         return out
 
@@ -192,22 +276,31 @@ def import_round_data(store: Store, event_id: int, path: Path, actor: str = "imp
         try:
             custom = (row.get("CustomBoards") or "").strip()
             low, high = int(row["LowBoard"]), int(row["HighBoard"])
-            boards = (tuple(int(b) for b in custom.replace(";", ",").split(",") if b.strip())
-                      if custom else (tuple(range(low, high + 1)) if low else ()))
-            mr = MovementRow(row["Section"].strip(), int(row["Table"]), int(row["Round"]),
-                             int(row["NSPair"]), int(row["EWPair"]), boards)
+            boards = (
+                tuple(int(b) for b in custom.replace(";", ",").split(",") if b.strip())
+                if custom
+                else (tuple(range(low, high + 1)) if low else ())
+            )
+            mr = MovementRow(
+                row["Section"].strip(),
+                int(row["Table"]),
+                int(row["Round"]),
+                int(row["NSPair"]),
+                int(row["EWPair"]),
+                boards,
+            )
         except (KeyError, ValueError) as e:
             raise StoreError(f"{path.name} line {n}: {e}") from None
         rows.setdefault(mr.section, []).append(mr)
     for section, section_rows in rows.items():
         current = store.movement(event_id, section)
-        store.replace_movement_from_round(event_id, section, 1,
-                                          Movement(tuple(section_rows), current.layout), actor)
+        store.replace_movement_from_round(
+            event_id, section, 1, Movement(tuple(section_rows), current.layout), actor
+        )
     return sum(len(v) for v in rows.values())
 
 
-def import_player_numbers(store: Store, event_id: int, path: Path,
-                          actor: str = "import") -> int:
+def import_player_numbers(store: Store, event_id: int, path: Path, actor: str = "import") -> int:
     """Set players' member numbers and names from a PlayerNumbers.csv (seats of round 1)."""
     text = path.read_text(encoding="utf-8-sig")
     count = 0
@@ -220,8 +313,15 @@ def import_player_numbers(store: Store, event_id: int, path: Path,
                 raise ValueError(f"no seat {direction} at table {table} in round 1")
             pair = seat_row.ns_pair if direction in "NS" else seat_row.ew_pair
             index = 0 if direction in "NE" else 1
-            store.set_player(event_id, section, pair, index, name=row.get("Name") or None,
-                             number=row.get("Number") or None, actor=actor)
+            store.set_player(
+                event_id,
+                section,
+                pair,
+                index,
+                name=row.get("Name") or None,
+                number=row.get("Number") or None,
+                actor=actor,
+            )
             count += 1
         except (KeyError, ValueError) as e:
             raise StoreError(f"{path.name} line {n}: {e}") from None

@@ -99,12 +99,20 @@ class ResultRecord(Base):
     entered_by: Mapped[str] = mapped_column(String(64))
     submission_key: Mapped[str | None] = mapped_column(String(128), nullable=True)
     received_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
-    terminal_time: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
-                                                              nullable=True)
+    terminal_time: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
     __table_args__ = (
-        UniqueConstraint("event_id", "section", "table_no", "round", "board", "revision",
-                         name="uq_result_revision"),
+        UniqueConstraint(
+            "event_id",
+            "section",
+            "table_no",
+            "round",
+            "board",
+            "revision",
+            name="uq_result_revision",
+        ),
         UniqueConstraint("event_id", "submission_key", name="uq_result_submission"),
         Index("ix_results_key", "event_id", "section", "board", "table_no", "round"),
     )
@@ -129,8 +137,7 @@ class Device(Base):
     firmware: Mapped[str | None] = mapped_column(String(40), nullable=True)
     section: Mapped[str | None] = mapped_column(String(3), nullable=True)
     table_no: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    last_seen: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
-                                                          nullable=True)
+    last_seen: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     __table_args__ = (UniqueConstraint("event_id", "kind", "serial"),)
 
 
@@ -171,8 +178,7 @@ class PenaltyRecord(Base):
     status: Mapped[str] = mapped_column(String(10))  # proposed|confirmed|waived
     reason: Mapped[str] = mapped_column(Text)
     proposed_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
-    decided_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
-                                                           nullable=True)
+    decided_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     decided_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
     payer: Mapped[str | None] = mapped_column(String(40), nullable=True)
     other_contestant: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -19,8 +19,7 @@ def upgrade() -> None:
     op.create_table(
         "boards",
         sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), nullable=False),
-        sa.Column("event_id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
-                  nullable=False),
+        sa.Column("event_id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), nullable=False),
         sa.Column("session", sa.Integer(), nullable=False),
         sa.Column("number", sa.Integer(), nullable=False),
         sa.Column("deal", sa.String(length=80), nullable=False),
