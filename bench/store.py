@@ -27,10 +27,10 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 from sqlalchemy import create_engine, insert, text
 from sqlalchemy.engine import make_url
 
+from hub.standings.rebuild import rebuild
 from hub.store import schema as t
 from hub.store.engine import make_engine
 from hub.store.store import ResultEntry, Store
-from hub.views import rebuild
 
 EVENT = """schema_version = 1
 [event]

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from oracle import oracle_rows, traveller_csv
 
-from hub.cli import cli
+from hub.cli.main import cli
 
 ROOT = Path(__file__).parents[1]
 

@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Log, Static
 
 from hub.console.app import ConsoleApp, websocket_source
 from hub.console.state import RoomState, clock_text
-from hub.service import HubService
+from hub.live.service import HubService
 from hub.store.store import Store
 from simulator.bots import PlayerBot
 from simulator.clocks import VirtualAlphaSign

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.event_file import EventFileError, parse_event
+from hub.event.event_file import EventFileError, parse_event
 from scoring.cross_imps import CrossImpRules
 from scoring.matchpoints import AdjustedMethod, MatchpointRules
 from scoring.penalties import PenaltyUnit

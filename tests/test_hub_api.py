@@ -12,7 +12,7 @@ from hub_stub import wait_until
 from websockets.asyncio.client import connect
 
 from drivers.protocol.messages import PlayerName, PlayerNumber, TDMessage
-from hub.service import HubService
+from hub.live.service import HubService
 from hub.store.store import Store
 from simulator.bots import PlayerBot
 from simulator.line import PtyLine

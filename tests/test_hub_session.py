@@ -10,9 +10,9 @@ from event_text import one_section_event
 from hub_stub import wait_until
 
 from drivers.protocol.messages import RankingPage, Result, ResultView
-from hub.service import HubService
+from hub.live.service import HubService
+from hub.standings.rebuild import rebuild
 from hub.store.store import Store
-from hub.views import rebuild
 from simulator.bots import PlayerBot
 from simulator.line import PtyLine
 from simulator.station import VirtualBaseStation

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracle import by_board, oracle_rows, traveller_csv
 
-from hub.traveller_file import parse_travellers
+from hub.event.traveller_file import parse_travellers
 from scoring.board import Side
 from scoring.butler import ButlerRules, DatumRounding, DropRule, board_datums, score_butler
 from scoring.cross_imps import CrossImpDivisor, CrossImpRules, score_cross_imps

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from drivers.protocol.messages import NO_DECLARER, NO_PLAY, NakCode, Result
-from hub.intake import Intake, Verdict
+from hub.live.intake import Intake, Verdict
+from hub.standings.rebuild import rebuild
 from hub.store.store import Store
-from hub.views import rebuild
 
 ROOT = Path(__file__).parents[1]
 EVENT = (ROOT / "examples" / "club_howell.toml").read_text("utf-8")

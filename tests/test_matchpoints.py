@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracle import by_board, oracle_rows, traveller_csv
 
-from hub.traveller_file import parse_travellers
+from hub.event.traveller_file import parse_travellers
 from scoring.board import Side
 from scoring.matchpoints import AdjustedMethod, MatchpointRules, score_matchpoints
 from scoring.numbers import display

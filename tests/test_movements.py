@@ -9,14 +9,14 @@ import pytest
 from click.testing import CliRunner
 from oracle import DATA
 
-from hub.cli import cli
-from hub.movement.barometer import barometer
-from hub.movement.check import check_movement
-from hub.movement.csv_format import HEADER, format_movement, parse_movement
-from hub.movement.howell import howell
-from hub.movement.mitchell import mitchell
-from hub.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
-from hub.movement.teams import berger_rounds, round_robin
+from hub.cli.main import cli
+from hub.event.movement.barometer import barometer
+from hub.event.movement.check import check_movement
+from hub.event.movement.csv_format import HEADER, format_movement, parse_movement
+from hub.event.movement.howell import howell
+from hub.event.movement.mitchell import mitchell
+from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+from hub.event.movement.teams import berger_rounds, round_robin
 
 
 def meetings(m: Movement) -> dict[frozenset, int]:

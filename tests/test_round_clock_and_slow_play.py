@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from drivers.clock.show import Phase
-from hub.round_clock import RoundClock, RoundTiming
-from hub.slow_play import (
+from hub.live.round_clock import RoundClock, RoundTiming
+from hub.live.slow_play import (
     TableRound,
     late_arrival_minutes,
     lateness_minutes,

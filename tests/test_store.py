@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from hub.movement.howell import howell
+from hub.event.movement.howell import howell
+from hub.standings.rebuild import rebuild
 from hub.store.exchange import backup_json, export_bws, import_received_data, restore_json
 from hub.store.store import ResultEntry, Store, StoreError
-from hub.views import rebuild
 
 ROOT = Path(__file__).parents[1]
 EVENT = (ROOT / "examples" / "club_howell.toml").read_text("utf-8")
@@ -273,7 +273,7 @@ def test_event_command_line(tmp_path):
     """bridgehub event create / export / import / standings on the SQLite default."""
     from click.testing import CliRunner
 
-    from hub.cli import cli
+    from hub.cli.main import cli
 
     event_file = tmp_path / "club.toml"
     event_file.write_text(EVENT, "utf-8")

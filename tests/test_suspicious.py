@@ -13,9 +13,9 @@ from event_text import one_section_event
 from hub_stub import wait_until
 
 from drivers.protocol.messages import ResultView, TDMessage
-from hub.hand_records import makeable_tricks, read_hand_records
+from hub.event.hand_records import makeable_tricks, read_hand_records
+from hub.live.service import HubService
 from hub.result_screen.barometer import barometer
-from hub.service import HubService
 from hub.store.store import Store
 from scoring.board import Seat
 from scoring.contract import Strain, parse_contract

@@ -11,7 +11,7 @@ import pytest
 from event_text import one_section_event
 
 from hub.api.server import CommandError
-from hub.service import HubService
+from hub.live.service import HubService
 from hub.store.store import Store
 
 # seed 004's time rule: 7.5 minutes a board; 2 boards a round is 15 minutes of play

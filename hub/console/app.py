@@ -31,7 +31,7 @@ from textual.widgets import (
 
 from hub.console.choice import AskScreen, ChoiceScreen
 from hub.console.state import RoomState, clock_text, standings_note
-from hub.places import moved_text, place
+from hub.standings.places import moved_text, place
 
 Source = Callable[[], AsyncIterator[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]

@@ -7,7 +7,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.places import place
+from hub.standings.places import place
 
 
 @dataclass

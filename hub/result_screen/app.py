@@ -16,8 +16,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Digits, Static
 
 from drivers.clock.show import Phase
-from hub.places import moved_text
 from hub.result_screen.barometer import ScreenRow, ScreenSection
+from hub.standings.places import moved_text
 
 Load = Callable[[], list[ScreenSection]]
 PHASES = {

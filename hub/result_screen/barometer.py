@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from hub.event_file import EventFile, Scoring
-from hub.movement.model import Movement
-from hub.places import place
-from hub.round_clock import RoundClock, RoundTiming
+from hub.event.event_file import EventFile, Scoring
+from hub.event.movement.model import Movement
+from hub.live.round_clock import RoundClock, RoundTiming
+from hub.standings.places import place
+from hub.standings.rebuild import pairs_view, teams_view
+from hub.standings.rounds import complete_rounds
 from hub.store.store import LiveLine, Store
-from hub.views import pairs_view, teams_view
 from scoring.methods import kind_of
 from scoring.numbers import display
 from scoring.standings import ScoreKind
@@ -40,22 +41,6 @@ class ScreenSection:
     clock: RoundClock  # replayed from the store; the screen asks it the time left
     heading: str = ""  # "Overall" for the ranking of every section; else "Section A"
     provisional: tuple[int, ...] = ()  # boards the director released with open questions
-
-
-def complete_rounds(movement: Movement, section: str, lines: list[LiveLine]) -> int:
-    """How many rounds, from the first, have a live result on every board at every table."""
-    have = {(ln.table, ln.round, ln.board) for ln in lines}
-    done = 0
-    for rnd in range(1, movement.rounds + 1):
-        if not all(
-            (row.table, rnd, b) in have
-            for row in movement.round_rows(rnd, section)
-            if row.ns_pair and row.ew_pair
-            for b in row.boards
-        ):
-            break
-        done = rnd
-    return done
 
 
 def _rows(

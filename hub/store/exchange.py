@@ -268,7 +268,7 @@ def restore_json(store: Store, text: str) -> int:
 def import_round_data(store: Store, event_id: int, path: Path, actor: str = "import") -> int:
     """Replace each section's movement by a RoundData.csv (rows for every round); results
     already stored are kept. Returns the rows read."""
-    from hub.movement.model import Movement, MovementRow
+    from hub.event.movement.model import Movement, MovementRow
 
     text = path.read_text(encoding="utf-8-sig")
     rows: dict[str, list[MovementRow]] = {}

@@ -17,12 +17,12 @@ from sqlalchemy import Engine, and_, func, select, text, tuple_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from hub.event_file import EventFile, parse_event
-from hub.hand_records import HandRecordError, read_hand_records
-from hub.movement.build import build_movement
-from hub.movement.check import check_movement
-from hub.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
-from hub.result_key import KeyVerdict, check_key
+from hub.event.event_file import EventFile, parse_event
+from hub.event.hand_records import HandRecordError, read_hand_records
+from hub.event.movement.build import build_movement
+from hub.event.movement.check import check_movement
+from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+from hub.event.result_key import KeyVerdict, check_key
 from hub.store import schema as t
 from hub.store.engine import make_engine, migrate
 

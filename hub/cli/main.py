@@ -12,14 +12,14 @@ from pathlib import Path
 
 import click
 
-from hub.console_cli import console
-from hub.demo_cli import demo
-from hub.event_cli import event
-from hub.movement_cli import movement
-from hub.run_cli import run
-from hub.screen_cli import screen
-from hub.traveller_file import TravellerFileError, read_travellers
-from hub.vp_table_file import load_scale
+from hub.cli.console import console
+from hub.cli.demo import demo
+from hub.cli.event import event
+from hub.cli.movement import movement
+from hub.cli.run import run
+from hub.cli.screen import screen
+from hub.event.traveller_file import TravellerFileError, read_travellers
+from hub.event.vp_table_file import load_scale
 from scoring.board import Side
 from scoring.board_score import BoardScore, ScoreKind
 from scoring.butler import ButlerRules, DatumRounding, DropRule
@@ -374,5 +374,5 @@ def main() -> None:
         sys.exit(70)
 
 
-if __name__ == "__main__":  # python -m hub.cli (textual-serve runs the screen this way)
+if __name__ == "__main__":  # python -m hub.cli.main
     main()

@@ -7,9 +7,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from hub.event_file import EventFile, Scoring
+from hub.event.event_file import EventFile, Scoring
+from hub.standings.rebuild import traveller_line
 from hub.store.store import LiveLine, Store
-from hub.views import traveller_line
 from scoring.board import Side
 from scoring.board_score import BoardScore, ScoreKind
 from scoring.methods import PairsRules, kind_of, score_board

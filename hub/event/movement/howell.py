@@ -17,8 +17,8 @@ import random
 
 import numpy as np
 
-from hub.movement.balance import spread
-from hub.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+from hub.event.movement.balance import spread
+from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
 
 _CANDIDATES = 24  # (starter, σ) layouts examined for balance
 _STARTERS = 200  # starters tried before giving up on separate board sets

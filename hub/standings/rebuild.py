@@ -9,10 +9,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hub.event_file import EventFile, Scoring
-from hub.movement.model import Movement
+from hub.event.event_file import EventFile, Scoring
+from hub.event.movement.model import Movement
+from hub.event.vp_table_file import load_scale
 from hub.store.store import LiveLine, Store, StoredResult
-from hub.vp_table_file import load_scale
 from scoring.board import board_vulnerability
 from scoring.board_score import BoardScore
 from scoring.contract import Play, Seat, parse_contract

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hub.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
 
 
 def berger_rounds(teams: int) -> list[list[tuple[int, int]]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from hub.movement.model import Movement
+from hub.event.movement.model import Movement
 
 
 class KeyVerdict(Enum):

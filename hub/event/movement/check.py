@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hub.movement.model import Movement, MovementError, MovementKind, MovementRow
+from hub.event.movement.model import Movement, MovementError, MovementKind, MovementRow
 
 
 @dataclass

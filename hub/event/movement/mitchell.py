@@ -13,8 +13,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from hub.movement.balance import spread
-from hub.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+from hub.event.movement.balance import spread
+from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
 
 
 def mitchell(

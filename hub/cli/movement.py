@@ -7,14 +7,14 @@ from pathlib import Path
 
 import click
 
-from hub.movement.barometer import barometer
-from hub.movement.cards import grid, guide_cards
-from hub.movement.check import check_movement, format_report
-from hub.movement.csv_format import format_movement, parse_movement
-from hub.movement.howell import howell
-from hub.movement.mitchell import mitchell
-from hub.movement.model import Movement, MovementError
-from hub.movement.teams import round_robin
+from hub.event.movement.barometer import barometer
+from hub.event.movement.cards import grid, guide_cards
+from hub.event.movement.check import check_movement, format_report
+from hub.event.movement.csv_format import format_movement, parse_movement
+from hub.event.movement.howell import howell
+from hub.event.movement.mitchell import mitchell
+from hub.event.movement.model import Movement, MovementError
+from hub.event.movement.teams import round_robin
 
 
 def _emit(movement: Movement, as_csv: bool) -> None:

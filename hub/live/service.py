@@ -41,16 +41,16 @@ from drivers.protocol.messages import (
 )
 from hub.api.feed import Feed
 from hub.api.server import ApiServer
-from hub.hand_records import makeable_tricks
-from hub.intake import Intake, IntakeResult, Pending, Verdict
-from hub.live_views import LiveViews, is_imps, own_line, value_hundredths
-from hub.movement.model import Movement
-from hub.publication import Publication
-from hub.round_clock import RoundClock, RoundTiming
-from hub.slow_play import TableRound, lateness_minutes, minutes_off_pace, propose
+from hub.event.hand_records import makeable_tricks
+from hub.event.movement.model import Movement
+from hub.live.intake import Intake, IntakeResult, Pending, Verdict
+from hub.live.live_views import LiveViews, is_imps, own_line, value_hundredths
+from hub.live.publication import Publication
+from hub.live.round_clock import RoundClock, RoundTiming
+from hub.live.slow_play import TableRound, lateness_minutes, minutes_off_pace, propose
+from hub.live.suspicious_scores import SuspiciousScores
+from hub.live.td_commands import Commands
 from hub.store.store import Store, StoredResult
-from hub.suspicious_scores import SuspiciousScores
-from hub.td_commands import Commands
 
 log = logging.getLogger(__name__)
 SEAT_CODE = {"N": 0, "E": 1, "S": 2, "W": 3}

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from hub.event_file import EventFileError
-from hub.movement.model import MovementError
+from hub.event.event_file import EventFileError
+from hub.event.movement.model import MovementError
+from hub.standings.rebuild import rebuild
 from hub.store.engine import sqlite_url
 from hub.store.exchange import backup_json, export_bws, import_received_data, restore_json
 from hub.store.store import Store, StoreError
-from hub.views import rebuild
 from scoring.numbers import display
 
 _db = click.option(

@@ -12,8 +12,8 @@ import random
 
 import numpy as np
 
-from hub.movement.balance import flip_gain
-from hub.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+from hub.event.movement.balance import flip_gain
+from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
 
 
 def circle_rounds(pairs: int) -> list[list[tuple[int, int]]]:

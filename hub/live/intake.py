@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from drivers.protocol.messages import NO_DECLARER, NO_PLAY, NakCode, Result
-from hub.result_key import KeyVerdict, check_key
+from hub.event.result_key import KeyVerdict, check_key
 from hub.store.store import ResultEntry, Store, StoredResult, StoreError
 from scoring.board import Seat
 from scoring.contract import Play, parse_contract

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from hub.event_cli import _db, _open
+from hub.cli.event import _db, _open
 from hub.result_screen.app import ScreenApp
 from hub.result_screen.barometer import barometer
 

@@ -8,14 +8,14 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from hub.api.server import CommandError
-from hub.result_key import KeyVerdict, check_key
+from hub.event.result_key import KeyVerdict, check_key
 from hub.store.store import ResultEntry, StoreError
 from scoring.contract import parse_play
 from scoring.errors import ScoringInputError
 from scoring.traveller import Artificial
 
 if TYPE_CHECKING:
-    from hub.service import HubService
+    from hub.live.service import HubService
 
 
 def _section(service: HubService, args: dict[str, Any]) -> str:

@@ -16,7 +16,7 @@ import re
 from dataclasses import fields, replace
 from typing import Any
 
-from hub.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
 
 HEADER = ("section", "table", "round", "ns_pair", "ew_pair", "low_board", "high_board")
 _META_RE = re.compile(r"^#\s*([a-z_]+)\s*:\s*(.*)$")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hub.movement.model import Movement
+from hub.event.movement.model import Movement
 
 
 def _boards(boards: tuple[int, ...]) -> str:

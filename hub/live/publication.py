@@ -10,10 +10,10 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from drivers.protocol.messages import RankingPage, RankLine
-from hub.result_screen.barometer import complete_rounds
+from hub.standings.rounds import complete_rounds
 
 if TYPE_CHECKING:
-    from hub.service import HubService
+    from hub.live.service import HubService
 
 
 class Publication:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from hub.event_file import GeneratedMovement
-from hub.movement.barometer import barometer
-from hub.movement.csv_format import parse_movement
-from hub.movement.howell import howell
-from hub.movement.mitchell import mitchell
-from hub.movement.model import Movement, MovementError
-from hub.movement.teams import round_robin
+from hub.event.event_file import GeneratedMovement
+from hub.event.movement.barometer import barometer
+from hub.event.movement.csv_format import parse_movement
+from hub.event.movement.howell import howell
+from hub.event.movement.mitchell import mitchell
+from hub.event.movement.model import Movement, MovementError
+from hub.event.movement.teams import round_robin
 
 
 def build_movement(

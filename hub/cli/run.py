@@ -11,9 +11,9 @@ from pathlib import Path
 
 import click
 
-from hub.event_file import EventFileError
-from hub.movement.model import MovementError
-from hub.service import HubService
+from hub.event.event_file import EventFileError
+from hub.event.movement.model import MovementError
+from hub.live.service import HubService
 from hub.store.engine import sqlite_url
 from hub.store.store import Store, StoreError
 

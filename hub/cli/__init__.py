@@ -1,0 +1,1 @@
+"""The ``bridgehub`` command line: one module per command group (``main`` gathers them)."""
