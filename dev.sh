@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
 VENV=.venv
+EXTRAS=test,postgres,dd,web
+CONSTRAINTS=constraints/snapshots.txt
 
 ensure_venv() {
     if [ ! -x "$VENV/bin/python" ]; then
@@ -21,9 +23,10 @@ ensure_venv() {
         fi
     fi
     local stamp="$VENV/.installed"
-    if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ "$CONSTRAINTS" -nt "$stamp" ]; then
         "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
-        "$VENV/bin/python" -m pip install -q -e '.[test]'
+        # Every extra, with the snapshot toolchain pinned so the console's SVGs stay stable.
+        "$VENV/bin/python" -m pip install -q -c "$CONSTRAINTS" -e ".[$EXTRAS]"
         # PyGObject drives umockdev's USB emulation in the USB tests; it builds from source
         # against Debian's GLib (< 2.80, hence < 3.51) when the -dev packages are present.
         if command -v pkg-config >/dev/null && pkg-config --exists gobject-introspection-1.0; then

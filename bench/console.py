@@ -46,7 +46,10 @@ def snapshot(tables: int) -> dict:
         {
             "pair": p,
             "direction": "NS" if p <= tables else "EW",
-            "total": 50.0,
+            "total": "50",
+            "text": "50.00",
+            "points": "0",
+            "top": 0,
             "rank": "1=",
             "boards": 0,
         }

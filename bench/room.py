@@ -2,7 +2,9 @@
 hub's CPU, with the hub in its own process (decisions D11) and the simulated base stations
 in this one, over real pseudo-terminals.
 
-Run: ``.venv/bin/python bench/room.py [--tables 200] [--stations 4] [--quick]``.
+Run: ``.venv/bin/python bench/room.py [--tables 200] [--stations 4] [--quick]
+[--against DIR]``; ``--against`` runs the same rooms against the hub of another checkout
+(e.g. ``git worktree add /tmp/old REV``) in the same run and prints the ratios.
 Targets (issue [HUB]): ACK p99 < 50 ms with durable commits, standings p99 < 100 ms,
 ≥ 1,000 durable results/s in a burst, hub CPU < 10 % of one core at play pace.
 """
@@ -52,8 +54,22 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+def hub_command(tree: Path | None) -> tuple[list[str], dict[str, str]]:
+    """How to start the hub: this checkout's installed command, or another checkout's."""
+    env = dict(os.environ)
+    if tree is None:
+        return [shutil.which("bridgehub") or str(Path(sys.executable).parent / "bridgehub")], env
+    env["PYTHONPATH"] = str(tree)  # and run from there: ``-m`` puts the folder first
+    return [sys.executable, "-m", "hub.cli"], env
+
+
 async def room(
-    args: argparse.Namespace, rounds: int, boards: int, speed: float, seconds: float | None
+    args: argparse.Namespace,
+    rounds: int,
+    boards: int,
+    speed: float,
+    seconds: float | None,
+    tree: Path | None = None,
 ) -> dict[str, float]:
     """Run one room (hub process + simulated stations); returns the measurements."""
     folder = Path(tempfile.mkdtemp(prefix="bridgehub-room-"))
@@ -74,9 +90,9 @@ async def room(
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         api = s.getsockname()[1]
-    exe = shutil.which("bridgehub") or str(Path(sys.executable).parent / "bridgehub")
+    exe, env = hub_command(tree)
     cmd = [
-        exe,
+        *exe,
         "run",
         "--event",
         str(folder / "room.toml"),
@@ -87,7 +103,7 @@ async def room(
     ]
     for st in stations:
         cmd += ["--station", str(st.line.path)]
-    hub = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    hub = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env, cwd=tree)
     await asyncio.sleep(3.0)  # the hub builds the movement and opens the lines
     terminals = [t for st in stations for t in st.terminals.values()]
     total = args.tables * boards * rounds
@@ -129,13 +145,10 @@ async def room(
     }
 
 
-async def main_async(args: argparse.Namespace) -> None:
+async def measure(args: argparse.Namespace, tree: Path | None) -> dict[str, float]:
+    """Play pace, then a burst; prints both and returns the figures the ratios use."""
     ms = 1000
-    print(
-        f"room: {args.tables} tables on {args.stations} pty base stations, hub in its own "
-        "process, SQLite (WAL, synchronous FULL)"
-    )
-    pace = await room(args, 3, args.boards, args.pace, args.pace_seconds)
+    pace = await room(args, 3, args.boards, args.pace, args.pace_seconds, tree)
     print(
         f"play pace ({pace['elapsed']:.0f} s, {pace['n']:.0f} results, a board every "
         f"{7 * 60 / args.pace:.0f} s per table):"
@@ -149,19 +162,40 @@ async def main_async(args: argparse.Namespace) -> None:
         f"p99 {pace['view99'] * ms:7.2f} ms   (target p99 < 100 ms)"
     )
     print(f"   hub CPU {pace['cpu'] * 100:5.1f} % of one core (target < 10 %)")
-    burst = await room(args, 1, args.burst_boards, 1e9, None)
+    burst = await room(args, 1, args.burst_boards, 1e9, None, tree)
+    rate = burst["n"] / burst["elapsed"]
     print(
         f"burst (every table enters {args.burst_boards} boards at once: {burst['n']:.0f} "
         f"results in {burst['elapsed']:.2f} s):"
     )
     print(
-        f"   durable results/s {burst['n'] / burst['elapsed']:8.0f}   (target ≥ 1,000); "
+        f"   durable results/s {rate:8.0f}   (target ≥ 1,000); "
         f"hub CPU {burst['cpu'] * 100:.0f} %, simulator CPU {burst['sim'] * 100:.0f} %"
     )
     print(
         f"   result→ACK       p50 {burst['ack50'] * ms:7.2f} ms   p99 {burst['ack99'] * ms:7.2f} ms"
     )
     print(f"   result→standings p99 {burst['view99'] * ms:7.2f} ms")
+    return {"ack99": pace["ack99"], "view99": pace["view99"], "cpu": pace["cpu"], "rate": rate}
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    print(
+        f"room: {args.tables} tables on {args.stations} pty base stations, hub in its own "
+        "process, SQLite (WAL, synchronous FULL)"
+    )
+    print("this checkout:")
+    now = await measure(args, None)
+    if args.against is None:
+        return
+    print(f"baseline: the hub of {args.against}")
+    then = await measure(args, args.against)
+    print("ratios, this checkout ÷ baseline (ACK and CPU: lower is better; results/s: higher):")
+    print(
+        f"   play-pace ACK p99 {now['ack99'] / then['ack99']:.2f}×   standings p99 "
+        f"{now['view99'] / then['view99']:.2f}×   hub CPU {now['cpu'] / then['cpu']:.2f}×   "
+        f"burst results/s {now['rate'] / then['rate']:.2f}×"
+    )
 
 
 def main() -> None:
@@ -178,6 +212,9 @@ def main() -> None:
     ap.add_argument("--pace-seconds", type=float, default=30.0)
     ap.add_argument("--burst-boards", type=int, default=9)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument(
+        "--against", type=Path, default=None, help="another checkout whose hub is the baseline"
+    )
     args = ap.parse_args()
     if args.quick:
         args.pace_seconds = 10.0

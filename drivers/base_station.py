@@ -16,6 +16,7 @@ from drivers.protocol.messages import Message, NakCode, Outcome
 from drivers.transport import LineError, Transport, open_transport
 
 log = logging.getLogger(__name__)
+CLOSE_S = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +35,8 @@ Opener = Callable[[str], Awaitable[Transport]]
 
 
 class BaseStationDriver:
-    """One base station line. Events go to ``events``; ``send``/``ack``/``nak`` answer."""
+    """One base station line. Events go to ``events``; ``send``/``ack``/``nak`` answer.
+    Runs on the asyncio loop that started it."""
 
     def __init__(
         self,
@@ -74,17 +76,37 @@ class BaseStationDriver:
 
     # -- running ----------------------------------------------------------------------------
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"station {self.url}")
+        """Run the line in a task of its own (a caller that supervises its tasks awaits
+        ``run`` instead)."""
+        self._task = asyncio.get_running_loop().create_task(self.run(), name=f"station {self.url}")
 
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        if self._transport is not None:
-            await self._transport.close()
+        await self._close()
 
-    async def _run(self) -> None:
+    async def _close(self) -> None:
+        """Close the line once, whoever asks first; a close cut short by a cancellation
+        elsewhere (the line's own task stopped mid-close) is not the caller's error."""
+        transport, self._transport = self._transport, None
+        if transport is None:
+            return
+        try:  # bounded: a line whose other end is gone may never confirm the close
+            await asyncio.wait_for(transport.close(), CLOSE_S)
+        except TimeoutError:
+            log.warning("closing %s: no answer in %.0f s; left to the system", self.url, CLOSE_S)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise
+        except (LineError, OSError) as e:
+            log.debug("closing %s: %s", self.url, e)
+
+    async def run(self) -> None:
+        """Open the line, serve it, reopen it after an unplug, for ever. An unexpected error
+        (a bug, not a line fault) closes the line and is raised to the caller."""
         delay = self._backoff[0]
         while True:
             try:
@@ -101,12 +123,19 @@ class BaseStationDriver:
                 await self._serve(self._transport)
             except LineError as e:
                 reason = str(e)
+            except asyncio.CancelledError:
+                self.connected.clear()
+                raise  # stopping: ``stop`` closes the line
+            except Exception as e:
+                self.connected.clear()
+                await self._close()
+                await self.events.put(LineDown(self.url, f"{type(e).__name__}: {e}"))
+                raise
             else:  # pragma: no cover - _serve only ends by an error
                 reason = "closed"
             self.connected.clear()
             self.reconnects += 1
-            await self._transport.close()
-            self._transport = None
+            await self._close()
             log.warning("base station %s down: %s", self.url, reason)
             await self.events.put(LineDown(self.url, reason))
 

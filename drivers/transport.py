@@ -1,38 +1,35 @@
-"""Transports: one byte-stream interface, with a backend per kind of line.
+"""Transports: one byte-stream interface (``drivers.line``), with a backend per kind of line.
 
 ``open_transport(url)`` takes any pyserial URL (``/dev/bridgehub/base-1``, a pty path,
-``socket://host:port``) or a USB selector ``usb:VID:PID[:SERIAL]`` (decisions D8).
+``socket://host:port``) or a USB selector ``usb:VID:PID[:SERIAL]`` (decisions D8). The serial
+backend lives here; the USB one in ``drivers.usb``, imported only when a USB line is opened.
+``LineError`` and ``Transport`` are importable from here too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import termios
-from typing import Any, Protocol
+from typing import Any
 
 import serial
 import serial_asyncio_fast
 
+from drivers.line import LineError, Transport
 
-class LineError(ConnectionError):
-    """The line is gone (unplugged, closed, refused); the caller reconnects."""
+__all__ = ["LineError", "SerialTransport", "Transport", "open_transport"]
 
+# What opening a line can raise; termios exists on POSIX only (Windows has none).
+_OPEN_ERRORS: tuple[type[Exception], ...] = (serial.SerialException, OSError, ValueError)
+with contextlib.suppress(ImportError):
+    import termios
 
-class Transport(Protocol):
-    url: str
-
-    async def read(self) -> bytes:
-        """Some bytes (at least one); raises LineError when the line is gone."""
-        ...
-
-    async def write(self, data: bytes) -> None: ...
-
-    async def close(self) -> None: ...
+    _OPEN_ERRORS += (termios.error,)
 
 
 class SerialTransport:
-    """pyserial through pyserial-asyncio-fast: real ports, pseudo-terminals, socket://."""
+    """pyserial through pyserial-asyncio-fast: real ports, pseudo-terminals, socket://.
+    Used on the asyncio loop that opened it."""
 
     def __init__(
         self, url: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -48,7 +45,7 @@ class SerialTransport:
             reader, writer = await serial_asyncio_fast.open_serial_connection(
                 url=url, baudrate=baudrate, **settings
             )
-        except (serial.SerialException, OSError, ValueError, termios.error) as e:
+        except _OPEN_ERRORS as e:
             raise LineError(f"cannot open {url}: {e}") from None
         return cls(url, reader, writer)
 
@@ -77,6 +74,7 @@ class SerialTransport:
 
 
 async def open_transport(url: str, baudrate: int = 115200, **settings: Any) -> Transport:
+    """The line at ``url``, opened; raises LineError when it cannot be opened."""
     if url.startswith("usb:"):
         from drivers.usb import UsbTransport
 

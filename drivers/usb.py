@@ -12,7 +12,7 @@ import serial.tools.list_ports
 import usb.core
 import usb.util
 
-from drivers.transport import LineError
+from drivers.line import LineError
 
 
 @dataclass(frozen=True, slots=True)

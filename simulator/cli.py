@@ -1,5 +1,6 @@
 """``bridgehub simulate``: a room of virtual base stations and terminals on real ptys (or
-TCP), printing the line each hub station should open (decisions D8)."""
+TCP, the only choice where the platform has no ptys), printing the line each hub station
+should open (decisions D8)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import click
 
 from simulator.bots import PlayerBot
 from simulator.faults import Faults
-from simulator.line import PtyLine, SocketLine
+from simulator.line import NO_PTYS, PtyLine, SocketLine, ptys_available
 from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
 
@@ -142,6 +143,8 @@ def simulate(
     """Run a simulated room; prints the line (pty path or socket:// URL) of each station."""
     if port is not None:
         listen = f"127.0.0.1:{port}"
+    if listen is None and not ptys_available():
+        raise click.UsageError(NO_PTYS)
     faults = Faults(bit_flip=bit_flip, drop_byte=drop_byte, duplicate=duplicate, seed=seed)
     folder = folder or Path(tempfile.mkdtemp(prefix="bridgehub-sim-"))
     folder.mkdir(parents=True, exist_ok=True)

@@ -1,17 +1,38 @@
 """Simulated lines: a real pseudo-terminal the hub opens like a serial port (behind a
-stable symlink, as udev gives real base stations), with unplug and replug."""
+stable symlink, as udev gives real base stations), with unplug and replug; or a TCP line
+where the platform has no pseudo-terminals (Windows)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import tty
 from collections.abc import Callable
 from pathlib import Path
 
+NO_PTYS = (
+    "this platform has no pseudo-terminals: serve the simulated lines over TCP with "
+    "--listen HOST:PORT (or --port PORT) and give the hub socket://HOST:PORT"
+)
+
+
+class NoPtys(OSError):
+    """Asked for a pty line where the platform has none."""
+
+
+def ptys_available() -> bool:
+    """Pseudo-terminals need ``os.openpty`` and the ``tty`` module (POSIX: Linux, macOS)."""
+    if not hasattr(os, "openpty"):
+        return False
+    try:
+        import tty  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
 
 class PtyLine:
-    """The device end of a pty pair. The hub opens ``path`` (a symlink to the pty)."""
+    """The device end of a pty pair. The hub opens ``path`` (a symlink to the pty).
+    Used on the simulator's asyncio loop."""
 
     @property
     def url(self) -> str:
@@ -24,6 +45,10 @@ class PtyLine:
         self.plug()
 
     def plug(self) -> None:
+        if not ptys_available():
+            raise NoPtys(NO_PTYS)
+        import tty
+
         master, slave = os.openpty()
         tty.setraw(slave)  # no echo, no CR/LF translation before the hub opens it
         os.set_blocking(master, False)

@@ -8,9 +8,9 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from drivers.protocol.link import Acked, GaveUp, Nacked, Received
+from drivers.protocol.link import Acked, GaveUp, Link, Nacked, Received
 from drivers.protocol.messages import (
     Assignment,
     BoardStarted,
@@ -29,10 +29,17 @@ from drivers.protocol.messages import (
 )
 from simulator.bots import PlayerBot
 
-if TYPE_CHECKING:
-    from simulator.station import VirtualBaseStation
-
 ResultKey = tuple[str, int, int, int, int]
+
+
+class Station(Protocol):
+    """What a terminal needs of the base station it is attached to."""
+
+    link: Link
+
+    def send(self, address: int, message: Message) -> None: ...
+
+    def wake(self) -> None: ...
 
 
 @dataclass
@@ -69,7 +76,7 @@ class VirtualTerminal:
         self.speed = speed
         self.now_ms = now_ms or (lambda: int(time.time() * 1000))
         self.epoch = 0
-        self.station: VirtualBaseStation | None = None
+        self.station: Station | None = None
         self.assignment: Assignment | None = None
         self.unacked: dict[ResultKey, Result] = {}
         self.log = TerminalLog()

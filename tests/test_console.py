@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 
 from event_text import one_section_event
 from hub_stub import wait_until
 from textual.widgets import DataTable, Log, Static
 
-from hub.console.app import ConsoleApp, websocket_source
-from hub.console.state import RoomState, clock_text
+from hub.api.client import websocket_source
+from hub.console.app import ConsoleApp
+from hub.console.state import RoomState, clock_text, standings_note
 from hub.live.service import HubService
 from hub.store.store import Store
 from simulator.bots import PlayerBot
@@ -18,6 +20,20 @@ from simulator.line import PtyLine
 from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
 
+# standings rows as the hub sends them: exact totals (str(Fraction)) and their display
+LIVE_1 = {
+    "pair": 1,
+    "direction": None,
+    "name": "",
+    "total": "55",
+    "text": "55.00",
+    "rank": "1",
+    "boards": 3,
+    "points": "33/10",
+    "top": 6,
+}
+LIVE_2 = {**LIVE_1, "pair": 2, "total": "45", "text": "45.00", "rank": "2", "points": "27/10"}
+NOTHING_PUBLISHED = {"round": 0, "provisional": [], "released_by": None, "rows": []}
 SNAPSHOT = {
     "type": "snapshot",
     "seq": 10,
@@ -42,10 +58,10 @@ SNAPSHOT = {
                     }
                     for t in range(1, 6)
                 ],
-                "standings": [
-                    {"pair": 1, "direction": None, "total": 55.0, "rank": "1", "boards": 3},
-                    {"pair": 2, "direction": None, "total": 45.0, "rank": "2", "boards": 3},
-                ],
+                "standings": [LIVE_1, LIVE_2],
+                "unit": "%",
+                "kind": "pairs",
+                "published": NOTHING_PUBLISHED,
             },
             "B": {
                 "round": 2,
@@ -65,10 +81,10 @@ SNAPSHOT = {
                     }
                     for t in (1, 2)
                 ],
-                "standings": [
-                    {"pair": 1, "direction": None, "total": 55.0, "rank": "1", "boards": 3},
-                    {"pair": 2, "direction": None, "total": 45.0, "rank": "2", "boards": 3},
-                ],
+                "standings": [LIVE_1, LIVE_2],
+                "unit": "%",
+                "kind": "pairs",
+                "published": NOTHING_PUBLISHED,
             },
         },
         "held": [],
@@ -109,8 +125,26 @@ EVENTS = [
         "released_by": None,
         "provisional": [],
         "rows": [
-            {"pair": 2, "direction": None, "total": 61.0, "rank": "1", "boards": 6},
-            {"pair": 1, "direction": None, "total": 39.0, "rank": "2", "boards": 6},
+            {
+                **LIVE_1,
+                "pair": 2,
+                "total": "61",
+                "text": "61.00",
+                "boards": 6,
+                "points": "183/25",
+                "top": 12,
+                "previous_rank": "2",
+            },
+            {
+                **LIVE_1,
+                "total": "39",
+                "text": "39.00",
+                "rank": "2",
+                "boards": 6,
+                "points": "117/25",
+                "top": 12,
+                "previous_rank": "1",
+            },
         ],
     },
     {
@@ -379,22 +413,24 @@ def test_clock_start_next_round_and_the_standings_measure_keys():
             "provisional": [],
             "rows": [
                 {
+                    **LIVE_1,
                     "pair": 2,
-                    "direction": None,
-                    "total": 62.5,
-                    "rank": "1",
+                    "total": "125/2",
+                    "text": "62.50",
                     "boards": 6,
-                    "points": 15.0,
+                    "points": "15",
                     "top": 24,
+                    "previous_rank": "2",
                 },
                 {
-                    "pair": 1,
-                    "direction": None,
-                    "total": 37.5,
+                    **LIVE_1,
+                    "total": "75/2",
+                    "text": "37.50",
                     "rank": "2",
                     "boards": 6,
-                    "points": 9.0,
+                    "points": "9",
                     "top": 24,
+                    "previous_rank": "1",
                 },
             ],
         }
@@ -422,6 +458,7 @@ def test_clock_start_next_round_and_the_standings_measure_keys():
             await pilot.press("m")
             await pilot.pause(0.1)
             assert standings.get_row_at(0)[4] == "15/24"  # 62.5 % of 24 matchpoints
+            assert standings.get_row_at(1)[4] == "9/24"
 
     asyncio.run(scenario())
 
@@ -574,18 +611,74 @@ def test_console_follows_a_real_hub(tmp_path):
 
 def test_overall_ranking_shares_places_on_level_totals():
     """One ranking of every section by total; level totals share the place (1=, 1=, 3)."""
-    from hub.console.app import overall_rows
+    from hub.console.rows import overall_rows
 
     room = RoomState()
     room.sections = {
-        "A": {"standings": [{"pair": 1, "total": 60.0}, {"pair": 2, "total": 40.0}]},
-        "B": {"standings": [{"pair": 1, "total": 60.0}]},
+        "A": {"standings": [{**LIVE_1, "total": "60"}, {**LIVE_2, "total": "40"}]},
+        "B": {"standings": [{**LIVE_1, "total": "60"}]},
     }
     assert [(rank, name, r["pair"]) for rank, name, r in overall_rows(room)] == [
         ("1=", "A", 1),
         ("1=", "B", 1),
         ("3", "A", 2),
     ]
+
+
+def test_overall_ranking_compares_exact_totals_not_floats():
+    """Decisions D4: totals once travelled as floats rounded to four decimals, which made
+    7300/130 % (56.153846…) and 56.1538 % level. Compared exactly it is ahead; 1123/20 and
+    2246/40 are the same number, so level."""
+    from hub.console.rows import overall_rows
+
+    room = RoomState()
+    room.sections = {
+        "A": {"standings": [{**LIVE_1, "total": "561538/10000"}, {**LIVE_2, "total": "1123/20"}]},
+        "B": {"standings": [{**LIVE_1, "total": "7300/130"}, {**LIVE_2, "total": "2246/40"}]},
+    }
+    assert [(rank, name, r["pair"]) for rank, name, r in overall_rows(room)] == [
+        ("1", "B", 1),
+        ("2", "A", 1),
+        ("3=", "A", 2),
+        ("3=", "B", 2),
+    ]
+
+
+def test_points_measure_is_exact():
+    """The ``m`` toggle: matchpoints of the tops (half matchpoints kept), or IMPs a board
+    rounded half away from zero (decisions D4: -6.5 IMPs over 4 boards is -1.625, shown
+    -1.63; binary floats would show -1.62)."""
+    from hub.console.rows import standing_text
+
+    mp = {**LIVE_1, "points": "61/2", "top": 52}
+    assert standing_text(mp, "points") == "30.5/52" and standing_text(mp) == "55.00"
+    imps = {**LIVE_1, "total": "-13/2", "text": "-6.50", "boards": 4, "top": None}
+    assert standing_text(imps, "points") == "-1.63/bd" and standing_text(imps) == "-6.50"
+    assert standing_text({**imps, "total": "5"}, "points") == "+1.25/bd"
+
+
+def test_a_reconnected_console_shows_the_published_standings():
+    """A snapshot carries the live standings and, apart, the last publication: a console
+    that (re)connects after round 2 was published shows that publication, its movers and
+    "after round 2", as one that saw the ``standings`` event does."""
+    published = {
+        "round": 2,
+        "provisional": [5],
+        "released_by": "TD Anna",
+        "rows": [
+            {**LIVE_2, "rank": "1", "previous_rank": "2"},
+            {**LIVE_1, "rank": "2", "previous_rank": "1"},
+        ],
+    }
+    snapshot = copy.deepcopy(SNAPSHOT)
+    snapshot["state"]["sections"]["A"]["published"] = published
+    room = RoomState()
+    room.apply(snapshot)
+    assert [r["pair"] for r in room.sections["A"]["standings"]] == [2, 1]
+    assert room.sections["A"]["moved"] == {(2, None): 1, (1, None): -1}
+    assert standings_note(room) == (
+        "A: after round 2, PROVISIONAL on board 5 (released by TD Anna)   B: as of now"
+    )
 
 
 def test_a_flag_is_logged_once_however_often_its_board_changes():

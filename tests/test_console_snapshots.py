@@ -6,16 +6,14 @@ change to how a view looks shows up as a diff; review it, then
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 
 import pytest
-from test_console import EVENTS, FLAG, SNAPSHOT
-from test_result_screen import BAROMETER, T0, _play_round, published
+from hub_stub import section_state
+from test_console import EVENTS, FLAG, SNAPSHOT, recorded
+from test_result_screen import published_rows
 
 from hub.console.app import ConsoleApp
 from hub.result_screen.app import ScreenApp
-from hub.result_screen.barometer import barometer
-from hub.store.store import Store
 
 SIZES = [(80, 24), (160, 50)]
 VIEWS = ["r", "s", "c", "w", "t 2 enter", "d", "l", "question_mark"]
@@ -194,21 +192,29 @@ def test_console_view(snap_compare, key, size):
     assert snap_compare(app, terminal_size=size, run_before=before)
 
 
+# the screen's feed: round 2 published (pair 1's names entered by the TD), round 3 in
+# play with 5 minutes on the clock
+SCREEN_FEED = [
+    {
+        "type": "snapshot",
+        "seq": 7,
+        "state": {
+            "event": "Barometer night",
+            "sections": {
+                "A": section_state(
+                    3,
+                    3,
+                    clock={"phase": "last_board", "seconds_left": 300},
+                    published_round=2,
+                    published_rows=published_rows(2, names={1: "Ann Ek"}),
+                )
+            },
+        },
+    }
+]
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_result_screen(snap_compare, size, tmp_path):
-    store = Store.open(f"sqlite:///{tmp_path / 'e.db'}")
-    eid = store.create_event(BAROMETER)
-    store.add_clock_event(eid, "start", "A", 1, at=T0)
-    store.set_player(eid, "A", 1, 0, name="Ann Ek", number=None)
-    _play_round(store, eid, 1)
-    _play_round(store, eid, 2)
-    published(store, eid, 2)
-    now = (T0 + dt.timedelta(minutes=3)).timestamp()
-    app = ScreenApp(
-        lambda: barometer(store, eid),
-        "Barometer night",
-        page_s=3600,
-        refresh_s=3600,
-        now=lambda: now,
-    )
+def test_result_screen(snap_compare, size):
+    app = ScreenApp(recorded(SCREEN_FEED), page_s=3600, now=lambda: 1000.0, redraw_s=0.05)
     assert snap_compare(app, terminal_size=size, run_before=_settle)

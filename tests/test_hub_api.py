@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from fractions import Fraction
 
-import pytest
 from event_text import one_section_event
 from hub_stub import wait_until
 from websockets.asyncio.client import connect
@@ -209,7 +209,7 @@ def test_a_slow_table_is_proposed_a_penalty_that_the_td_confirms(tmp_path):
             proposal = next(e for e in c.events if e["event"] == "penalty_proposed")
             assert "6.0 min late" in proposal["text"] and "20% of a top" in proposal["text"]
             token = (await c.ask({"type": "login", "pin": "1"}))["token"]
-            before = {(r["pair"]): r["total"] for r in hub.standings_rows("A")}
+            before = {(r["pair"]): Fraction(r["total"]) for r in hub.standings_rows("A")}
             reply = await c.ask(
                 {
                     "type": "command",
@@ -228,7 +228,7 @@ def test_a_slow_table_is_proposed_a_penalty_that_the_td_confirms(tmp_path):
                 }
             )
             assert not bad["ok"] and "NS, EW, both or shared" in bad["error"]
-            after = {(r["pair"]): r["total"] for r in hub.standings_rows("A")}
+            after = {(r["pair"]): Fraction(r["total"]) for r in hub.standings_rows("A")}
             c.task.cancel()
         penalty = next(p for p in store.penalties(eid) if p["id"] == proposal["id"])
         await station.stop()
@@ -242,5 +242,5 @@ def test_a_slow_table_is_proposed_a_penalty_that_the_td_confirms(tmp_path):
     assert penalty["status"] == "confirmed" and penalty["payer"] == "NS"
     # 20 % of a top: a board's top is 2 × (3 tables − 1) = 4 MPs, so 0.8 MP off the pair's
     # points; over its tops (2 boards × 4) that is 10 percentage points.
-    assert before[ns] - after[ns] == pytest.approx(10.0)
+    assert before[ns] - after[ns] == 10
     assert all(after[p] == before[p] for p in before if p != ns)

@@ -23,11 +23,12 @@ def _exe() -> str:
     return shutil.which("bridgehub") or str(Path(sys.executable).parent / "bridgehub")
 
 
-def _wait(predicate, timeout, what):
+def _wait(predicate, timeout, what, log: Path | None = None):
     end = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > end:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+            tail = log.read_text("utf-8")[-3000:] if log and log.exists() else ""
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}\n{tail}")
         time.sleep(0.05)
 
 
@@ -73,6 +74,7 @@ def test_kill_9_and_restart_mid_round(tmp_path):
                     "1111",
                 ],
                 stdout=subprocess.DEVNULL,
+                stderr=(tmp_path / "hub.log").open("a"),
             )
 
         def stored():
@@ -85,13 +87,14 @@ def test_kill_9_and_restart_mid_round(tmp_path):
                 s.close()
 
         hub = start_hub()
-        _wait(lambda: len(stored()) >= 12, 60, "the first results before the kill")
+        log = tmp_path / "hub.log"
+        _wait(lambda: len(stored()) >= 12, 60, "the first results before the kill", log)
         os.kill(hub.pid, signal.SIGKILL)
         hub.wait(10)
         before = len(stored())
         time.sleep(0.5)  # terminals keep entering results while the hub is down
         hub = start_hub()
-        _wait(lambda: len(stored()) >= TOTAL, 90, f"all {TOTAL} results after the restart")
+        _wait(lambda: len(stored()) >= TOTAL, 90, f"all {TOTAL} results after the restart", log)
         hub.send_signal(signal.SIGTERM)
         hub.wait(20)
     finally:

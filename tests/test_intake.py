@@ -1,5 +1,6 @@
 """Result intake (decisions D9): accepted, held or refused, stored before the answer,
-repeats never doubled; and who may submit for a table."""
+repeats never doubled; and who may submit for a table. Terminals' wire messages go through
+the base-station adapter (D18), so the codes the terminals see are checked too."""
 
 from __future__ import annotations
 
@@ -7,8 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from drivers.protocol.link import Received
 from drivers.protocol.messages import NO_DECLARER, NO_PLAY, NakCode, Result
-from hub.live.intake import Intake, Verdict
+from hub.live.base_station import REFUSALS, request
+from hub.live.intake import Intake, IntakeResult
+from hub.live.result_writer import store_pending
+from hub.live.terminal_port import Outcome, ResultSubmission
 from hub.standings.rebuild import rebuild
 from hub.store.store import Store
 
@@ -19,11 +24,50 @@ WITH_DEALS = EVENT.replace(
 )
 
 
+class Desk:
+    """Intake as the hub runs it: checked on the loop, stored by the writer, answered after
+    the commit; what the terminal is told (its NAK code) as the base station says it."""
+
+    def __init__(self, store: Store, eid: int) -> None:
+        self.store, self.event_id = store, eid
+        movements = {s: store.movement(eid, s) for s in store.sections(eid)}
+        self.intake = Intake(movements, lambda who, what, d: store.audit(eid, who, what, d))
+        self.intake.load(store.live_results(eid), store.hand_records(eid))
+
+    def logon(self, serial, section, table, pin_ok=False):
+        return Answer(IntakeResult(self.intake.logon(serial, section, table, pin_ok)))
+
+    def submit(self, serial, msg: Result):
+        sub = request("line", Received(1, 1, 1, msg))
+        assert isinstance(sub, ResultSubmission)
+        out = self.intake.prepare(serial, sub)
+        if isinstance(out, IntakeResult):
+            return Answer(out)
+        (stored,) = store_pending(self.store, self.event_id, [out])
+        return Answer(self.intake.stored(out, stored))
+
+
+class Answer:
+    def __init__(self, out: IntakeResult) -> None:
+        self.verdict = out.outcome
+        self.text = out.verdict.text
+        self.code = REFUSALS[out.verdict.reason] if out.verdict.reason else None
+        self.stored, self.alert = out.stored, out.alert
+
+
+class Verdict:
+    ACCEPTED = Outcome.ACCEPTED
+    HELD = Outcome.HELD
+    DUPLICATE = Outcome.DUPLICATE
+    REFUSED = Outcome.REFUSED
+    LOGGED_ON = Outcome.OK
+
+
 @pytest.fixture
 def intake(store_url):
     store = Store.open(store_url)
     eid = store.create_event(EVENT)
-    yield Intake(store, eid)
+    yield Desk(store, eid)
     store.close()
 
 
@@ -34,7 +78,7 @@ def result(
 
 
 def test_an_accepted_result_is_stored_before_the_answer(intake):
-    assert intake.logon("BM-1", "A", 1).verdict is Verdict.ACCEPTED
+    assert intake.logon("BM-1", "A", 1).verdict is Verdict.LOGGED_ON
     out = intake.submit("BM-1", result())
     assert out.verdict is Verdict.ACCEPTED and out.stored is not None
     (live,) = intake.store.live_results(intake.event_id)
@@ -89,11 +133,11 @@ def test_a_second_different_entry_is_held_but_a_correction_is_accepted(intake):
 
 
 def test_a_held_table_needs_the_directors_pin(intake):
-    assert intake.logon("BM-1", "A", 1).verdict is Verdict.ACCEPTED
+    assert intake.logon("BM-1", "A", 1).verdict is Verdict.LOGGED_ON
     refused = intake.logon("BM-9", "A", 1)
     assert refused.verdict is Verdict.REFUSED and refused.code is NakCode.TABLE_HELD
     assert intake.submit("BM-9", result()).code is NakCode.NOT_LOGGED_ON
-    assert intake.logon("BM-9", "A", 1, pin_ok=True).verdict is Verdict.ACCEPTED
+    assert intake.logon("BM-9", "A", 1, pin_ok=True).verdict is Verdict.LOGGED_ON
     assert intake.submit("BM-1", result()).code is NakCode.NOT_LOGGED_ON  # taken over
     assert intake.logon("BM-9", "A", 77).code is NakCode.NOT_IN_MOVEMENT
 
@@ -102,7 +146,7 @@ def test_the_lead_must_be_in_the_opening_leaders_hand(store_url):
     """With hand records, the lead is checked: board 11 of the RealBridge deal file."""
     store = Store.open(store_url)
     eid = store.create_event(WITH_DEALS, base_dir=ROOT / "tests" / "data")
-    intake = Intake(store, eid)
+    intake = Desk(store, eid)
     movement = store.movement(eid, "A")
     row = next(r for r in movement.rows if 11 in r.boards)
     intake.logon("BM-1", "A", row.table)

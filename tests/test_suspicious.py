@@ -15,7 +15,6 @@ from hub_stub import wait_until
 from drivers.protocol.messages import ResultView, TDMessage
 from hub.event.hand_records import makeable_tricks, read_hand_records
 from hub.live.service import HubService
-from hub.result_screen.barometer import barometer
 from hub.store.store import Store
 from scoring.board import Seat
 from scoring.contract import Strain, parse_contract
@@ -127,11 +126,12 @@ FLAGS_EVENT = one_section_event(
 )
 
 
-async def flagged_round(tmp_path):
+async def flagged_round(tmp_path, only_double_dummy=False):
     """A 3-table Howell whose round 1 (every table plays its two boards) ends with two
     flags at table 1: 2S by N where the others had 2S by E (board b), and 4H by S five
     tricks short of double dummy (board b2). Returns the store, event, line, station, hub
-    (not auto-advancing) and the two boards, the round played out."""
+    (not auto-advancing) and the two boards, the round played out. ``only_double_dummy``:
+    table 1's 2S is by E like the others', so only the double-dummy flag is open."""
     store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
     probe = Store.open("sqlite://")
     b, b2 = (
@@ -147,7 +147,7 @@ async def flagged_round(tmp_path):
     line = PtyLine(tmp_path / "base-1")
     station = VirtualBaseStation(line)
     scripts = {
-        1: {b: Entry(b, "2S", 0, "", 8), b2: Entry(b2, "4H", 2, "", 5)},
+        1: {b: Entry(b, "2S", 1 if only_double_dummy else 0, "", 8), b2: Entry(b2, "4H", 2, "", 5)},
         2: {b: Entry(b, "2S", 1, "", 8), b2: Entry(b2, "4H", 2, "", 10)},
         3: {b: Entry(b, "2S", 3, "", 8), b2: Entry(b2, "4H", 2, "", 10)},
     }
@@ -250,7 +250,7 @@ def test_flags_hold_the_standings_until_the_director_settles_them(tmp_path):
         await third.start()
         try:
             await wait_until(lambda: len(third.suspicious.makeable) == 2, 20, "double dummy")
-            assert third.snapshot()["suspicious"] == []
+            assert (await third.snapshot())["suspicious"] == []
             assert third.publication.published == {"A": 1} and third.publication.withheld == {}
         finally:
             await third.stop()
@@ -265,7 +265,7 @@ def test_standings_released_over_open_flags_are_provisional_everywhere(tmp_path)
     Then an erasure in the current round reopens the board at its table."""
 
     async def scenario():
-        store, eid, line, station, hub, b, b2 = await flagged_round(tmp_path)
+        store, _eid, line, station, hub, b, b2 = await flagged_round(tmp_path)
         try:
             out = await hub.commands.dispatch("release_standings", {"section": "A"}, "TD Anna")
             assert out == {"provisional": sorted([b, b2])}
@@ -284,15 +284,15 @@ def test_standings_released_over_open_flags_are_provisional_everywhere(tmp_path)
                 10,
                 "the notice at every table",
             )
-            (sec,) = barometer(store, eid)
-            assert sec.after_round == 1 and sec.provisional == tuple(sorted([b, b2]))
+            published = (await hub.snapshot())["sections"]["A"]["published"]  # what screens show
+            assert published["round"] == 1 and published["provisional"] == sorted([b, b2])
 
             # the director erases table 3's board b (still its round): the table must play
             # or enter it again, and is told so
             await hub.commands.dispatch(
                 "erase_result", {"section": "A", "table": 3, "round": 1, "board": b}, "TD Anna"
             )
-            assert b not in hub.sections["A"].tables[(3, 1)].finished_at
+            assert b not in hub.sections["A"].controller.table_round(3, 1).finished_at
             await wait_until(
                 lambda: any(
                     isinstance(m, TDMessage)
@@ -306,6 +306,36 @@ def test_standings_released_over_open_flags_are_provisional_everywhere(tmp_path)
             await station.stop()
             await hub.stop()
             line.close()
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_restart_does_not_publish_a_round_held_by_a_double_dummy_flag(tmp_path):
+    """D12 after a restart: round 1 is complete and withheld for one double-dummy flag (4H
+    by S five tricks short). The restarted hub has not solved the deals yet, so it cannot
+    see the flag: it must wait for them, not publish; once solved, the round stays held."""
+
+    async def scenario():
+        store, eid, line, station, hub, _, b2 = await flagged_round(tmp_path, True)
+        assert hub.publication.withheld == {"A": 1}
+        await station.stop()
+        await hub.stop()
+        line.close()
+        again = HubService(store, eid, [], auto_advance=False)
+        await again.start()
+        try:
+            decided = [e["event"] for e in again.feed.since(0) or []]
+            assert "standings" not in decided and again.publication.withheld == {"A": 1}
+            await wait_until(lambda: len(again.suspicious.makeable) == 2, 20, "double dummy")
+            await wait_until(
+                lambda: again.supervisor.health["double dummy"].done, 20, "the settled check"
+            )
+            assert [(f.board, f.table) for f in again.suspicious.all_flags()] == [(b2, 1)]
+            assert "standings" not in [e["event"] for e in again.feed.since(0) or []]
+            assert again.publication.withheld == {"A": 1}
+        finally:
+            await again.stop()
             store.close()
 
     asyncio.run(scenario())

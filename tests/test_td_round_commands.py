@@ -35,7 +35,7 @@ def test_start_clock_next_round_and_a_restart(tmp_path):
         await hub.start()
         try:
             clock.now += 300  # five minutes of finding seats
-            assert hub.snapshot()["sections"]["A"]["clock"]["seconds_left"] == 600
+            assert (await hub.snapshot())["sections"]["A"]["clock"]["seconds_left"] == 600
             out = await hub.commands.dispatch("start_clock", {"section": "A"}, "TD Anna")
             assert out == {"round": 1, "seconds_left": 900}  # 2 boards × 7.5 minutes
             assert hub.sections["A"].clock.official_start(1) == clock.now
@@ -51,7 +51,7 @@ def test_start_clock_next_round_and_a_restart(tmp_path):
             assert "ended by the director; not played: table 1 boards" in alert["text"]
             assert any(e["event"] == "standings" and e["round"] == 1 for e in events)
             clock.now += 120
-            assert hub.snapshot()["sections"]["A"]["clock"]["seconds_left"] == 780
+            assert (await hub.snapshot())["sections"]["A"]["clock"]["seconds_left"] == 780
         finally:
             await hub.stop()
 
@@ -59,7 +59,7 @@ def test_start_clock_next_round_and_a_restart(tmp_path):
         again = HubService(store, eid, [], clock=clock, auto_advance=False)
         await again.start()
         try:
-            room = again.snapshot()["sections"]["A"]
+            room = (await again.snapshot())["sections"]["A"]
             assert room["round"] == 2  # not back to round 1, which was never finished
             assert room["clock"]["seconds_left"] == 720  # the clock ran on
             for _ in range(room["rounds"] - 2):

@@ -47,7 +47,8 @@ def write_string(show: ClockShow) -> bytes:
 
 
 class AlphaClock:
-    """Turns successive ``ClockShow`` states into the fewest packets."""
+    """Turns successive ``ClockShow`` states into the fewest packets. Sans-I/O: its one owner
+    (the clock driver, on its loop) writes them."""
 
     def __init__(self) -> None:
         self._configured = False

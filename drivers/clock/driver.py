@@ -18,6 +18,9 @@ log = logging.getLogger(__name__)
 
 
 class ClockDriver:
+    """One clock display's line (Alpha sign or panel), reopened after an unplug. Runs on the
+    asyncio loop that started it."""
+
     def __init__(
         self,
         url: str,
@@ -48,7 +51,9 @@ class ClockDriver:
         self._wake.set()
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"clock {self.url}")
+        """Run the display's line in a task of its own (a caller that supervises its tasks
+        awaits ``run`` instead)."""
+        self._task = asyncio.get_running_loop().create_task(self.run(), name=f"clock {self.url}")
 
     async def stop(self) -> None:
         if self._task:
@@ -68,7 +73,8 @@ class ClockDriver:
                 return await open_transport(self.url, BAUDRATE)
         return await open_transport(self.url)
 
-    async def _run(self) -> None:
+    async def run(self) -> None:
+        """Open the display's line, keep it showing the clock, reopen it after an unplug."""
         delay = self._backoff[0]
         while True:
             try:
@@ -79,13 +85,15 @@ class ClockDriver:
                 continue
             delay = self._backoff[0]
             self.connected.set()
-            with contextlib.suppress(LineError):
-                await self._serve(transport)
-            self.connected.clear()
-            self.reconnects += 1
-            self.alpha.reset()  # a sign that lost power needs its memory configured again
-            self._pending = b""
-            await transport.close()
+            try:
+                with contextlib.suppress(LineError):
+                    await self._serve(transport)
+            finally:  # an unplug, or an error the caller's supervisor reports
+                self.connected.clear()
+                self.reconnects += 1
+                self.alpha.reset()  # a sign that lost power needs its memory configured again
+                self._pending = b""
+                await transport.close()
 
     async def _serve(self, transport: Transport) -> None:
         reader = asyncio.ensure_future(transport.read())

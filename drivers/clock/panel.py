@@ -22,7 +22,8 @@ TRIES = 3
 
 
 class PanelClock:
-    """Queues changed lines, sends one at a time, resends unanswered lines."""
+    """Queues changed lines, sends one at a time, resends unanswered lines. Sans-I/O: fed and
+    polled by its one owner (the clock driver, on its loop)."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock

@@ -18,6 +18,9 @@ class MessageError(ValueError):
 
 
 class Codec:
+    """How one field type is written and read. Sans-I/O and unchanged once built, so the
+    shared instances below serve any thread."""
+
     name = "?"
 
     def encode(self, value: Any, out: bytearray, field: str) -> None:
@@ -28,6 +31,8 @@ class Codec:
 
 
 class Int(Codec):
+    """A fixed-width big-endian integer (``fmt`` a struct code). Sans-I/O; any thread."""
+
     def __init__(self, fmt: str, name: str) -> None:
         self.st = struct.Struct(">" + fmt)
         self.name = name
@@ -53,7 +58,7 @@ class Int(Codec):
 
 
 class Str(Codec):
-    """UTF-8 text with a u8 (≤ 255 bytes) or u16 (≤ ``limit`` bytes) length."""
+    """UTF-8 text with a u8 (≤ 255 bytes) or u16 (≤ ``limit`` bytes) length. Sans-I/O."""
 
     def __init__(self, wide: bool = False, limit: int | None = None) -> None:
         self.len = U16 if wide else U8
@@ -82,7 +87,7 @@ class Str(Codec):
 
 
 class ListOf(Codec):
-    """A u8 count then the items (integers or small records)."""
+    """A u8 count then the items (integers or small records). Sans-I/O; any thread."""
 
     def __init__(self, item: Codec | type, limit: int = 255) -> None:
         self.item = item

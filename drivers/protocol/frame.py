@@ -82,7 +82,8 @@ def unpack(raw: bytes) -> Frame | BadFrame:
 
 
 class FrameDecoder:
-    """Feed bytes, get frames (and the faults of whatever was dropped)."""
+    """Feed bytes, get frames (and the faults of whatever was dropped). Sans-I/O: fed by its
+    one owner (a ``Link``, a benchmark or a test)."""
 
     def __init__(self) -> None:
         self._buf = bytearray()

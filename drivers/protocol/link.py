@@ -103,7 +103,8 @@ class _In:
 
 class Link:
     """One end of a line. ``epoch`` is this end's epoch for frames it sends (per terminal
-    address when a simulator plays many terminals: ``set_epoch``)."""
+    address when a simulator plays many terminals: ``set_epoch``). Sans-I/O: fed bytes and
+    times by its one owner (the driver on the hub's loop, the simulator's station, a test)."""
 
     def __init__(
         self,

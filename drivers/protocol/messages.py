@@ -81,7 +81,7 @@ NO_PLAY = 255
 
 class Message:
     """Base of all messages; ``TYPE`` is the frame's type byte, ``NEEDS_ACK`` whether the
-    receiver must answer with ACK or NAK."""
+    receiver must answer with ACK or NAK. Messages are sans-I/O values: any thread."""
 
     TYPE: ClassVar[int]
     NEEDS_ACK: ClassVar[bool] = True

@@ -11,6 +11,8 @@ QUEUE_LIMIT = 5000
 
 
 class Feed:
+    """Numbered change events for the API's clients; used on the hub's asyncio loop only."""
+
     def __init__(self, keep: int = 20_000) -> None:
         self.seq = 0
         self._events: deque[dict[str, Any]] = deque(maxlen=keep)

@@ -24,11 +24,13 @@ class CommandError(Exception):
     """A command the hub refuses; the message goes back to the TD."""
 
 
-Snapshot = Callable[[], dict[str, Any]]
+Snapshot = Callable[[], Awaitable[dict[str, Any]]]
 Dispatch = Callable[[str, dict[str, Any], str], Awaitable[dict[str, Any]]]
 
 
 class ApiServer:
+    """The hub API's WebSocket server; serves every client on the hub's asyncio loop."""
+
     def __init__(
         self,
         feed: Feed,
@@ -59,6 +61,19 @@ class ApiServer:
     async def _send(self, ws: ServerConnection, message: dict[str, Any]) -> None:
         await ws.send(json.dumps(message, default=str))
 
+    async def _send_snapshot(self, ws: ServerConnection) -> int:
+        """The snapshot, numbered by the last event it surely includes. Its store reads take
+        a moment; if events came meanwhile it is taken again, and if the room stays that
+        busy it is numbered from before the reads: those events then come again (applied
+        twice, never missed)."""
+        for _ in range(3):
+            before = self.feed.seq
+            state = await self.snapshot()
+            if self.feed.seq == before:
+                break
+        await self._send(ws, {"type": "snapshot", "seq": before, "state": state})
+        return before
+
     async def _client(self, ws: ServerConnection) -> None:
         queue = None
         try:
@@ -71,10 +86,9 @@ class ApiServer:
             queue = self.feed.subscribe()
             resume = first.get("resume_from")
             missed = self.feed.since(resume) if isinstance(resume, int) else None
+            shown = 0  # events up to this number are in what the client has
             if missed is None:
-                await self._send(
-                    ws, {"type": "snapshot", "seq": self.feed.seq, "state": self.snapshot()}
-                )
+                shown = await self._send_snapshot(ws)
             else:
                 for ev in missed:
                     await self._send(ws, ev)
@@ -88,11 +102,10 @@ class ApiServer:
                 item = getter.result()
                 if item is None:  # too slow: start over with a snapshot
                     queue = self.feed.subscribe()
-                    await self._send(
-                        ws, {"type": "snapshot", "seq": self.feed.seq, "state": self.snapshot()}
-                    )
+                    shown = await self._send_snapshot(ws)
                     continue
-                await self._send(ws, item)
+                if item["seq"] > shown:
+                    await self._send(ws, item)
         except (ConnectionClosed, TimeoutError, json.JSONDecodeError):
             return
         finally:

@@ -15,7 +15,8 @@ import click
 )
 def console(url: str, pin: str | None) -> None:
     """The TD console (keys: r room, s standings, c calls, l log, p pause, ? help, q quit)."""
-    from hub.console.app import ConsoleApp, websocket_source
+    from hub.api.client import websocket_source
+    from hub.console.app import ConsoleApp
 
     source, send = websocket_source(url, pin)
     ConsoleApp(source, send).run()

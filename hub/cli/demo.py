@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 
 import click
@@ -62,8 +63,8 @@ async def _follow(port: int, rounds: int, show: int) -> None:
             elif ev == "alert":
                 click.echo(f"  ! {msg['text']}")
             elif ev == "standings":
-                top = sorted(msg["rows"], key=lambda r: -r["total"])[:show]
-                line = ", ".join(f"{r['rank']} pair {r['pair']} {r['total']:.1f}%" for r in top)
+                top = sorted(msg["rows"], key=lambda r: -Fraction(r["total"]))[:show]
+                line = ", ".join(f"{r['rank']} pair {r['pair']} {r['text']}%" for r in top)
                 click.echo(f"after round {msg['round']:>2} ({results} results): {line}")
                 if msg["round"] >= rounds:
                     return

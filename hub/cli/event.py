@@ -1,4 +1,5 @@
-"""``bridgehub event …``: load an event into a store, export, import, back up, show it."""
+"""``bridgehub event …``: load an event into a store, export, import, back up, show it.
+Only ``create`` and ``import`` upgrade a store's schema; the readers never do (decisions D17)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import click
 from hub.event.event_file import EventFileError
 from hub.event.movement.model import MovementError
 from hub.standings.rebuild import rebuild
-from hub.store.engine import sqlite_url
+from hub.store.engine import DriverMissing, sqlite_url
 from hub.store.exchange import backup_json, export_bws, import_received_data, restore_json
+from hub.store.schema_version import SchemaMismatch
 from hub.store.store import Store, StoreError
 from scoring.numbers import display
 
@@ -22,13 +24,16 @@ _db = click.option(
 )
 
 
-def _open(url: str | None, fallback: Path | None = None) -> Store:
+def _open(url: str | None, fallback: Path | None = None, *, migrate: bool = False) -> Store:
+    """The store at ``url``; ``migrate`` only for the commands that may upgrade it."""
     if url is None:
         if fallback is None:
             raise click.UsageError("give --db URL")
         url = sqlite_url(fallback)
     try:
-        return Store.open(url)
+        return Store.open(url, migrate=migrate)
+    except (SchemaMismatch, DriverMissing) as e:
+        raise click.ClickException(str(e)) from None
     except Exception as e:  # a bad URL or an unreachable server: one clear line
         raise click.ClickException(f"cannot open the store {url}: {e}") from None
 
@@ -43,7 +48,7 @@ def event() -> None:
 @_db
 def create_cmd(file: Path, url: str | None) -> None:
     """Validate an event file and store it (with its movements); prints the event id."""
-    store = _open(url, file.with_suffix(".db"))
+    store = _open(url, file.with_suffix(".db"), migrate=True)
     try:
         eid = store.create_event(
             file.read_text(encoding="utf-8"), base_dir=file.parent, source=str(file)
@@ -77,9 +82,9 @@ def export_cmd(
     url: str | None, event_id: int, bws_dir: Path | None, json_file: Path | None
 ) -> None:
     """Export an event as BWS-shaped CSVs and/or a JSON backup."""
-    store = _open(url)
     if bws_dir is None and json_file is None:
         raise click.UsageError("give --bws DIR and/or --json FILE")
+    store = _open(url)
     try:
         if bws_dir is not None:
             for path in export_bws(store, event_id, bws_dir):
@@ -110,15 +115,15 @@ def import_cmd(
     url: str | None, json_file: Path | None, received: Path | None, event_id: int | None
 ) -> None:
     """Restore a JSON backup as a new event, or add a ReceivedData.csv to an event."""
-    store = _open(url)
+    if json_file is None and (received is None or event_id is None):
+        raise click.UsageError("give --json FILE, or --received FILE with --event ID")
+    store = _open(url, migrate=True)
     try:
         if json_file is not None:
             click.echo(f"restored as event {restore_json(store, json_file.read_text('utf-8'))}")
         elif received is not None and event_id is not None:
             n = import_received_data(store, event_id, received)
             click.echo(f"added {n} results to event {event_id}")
-        else:
-            raise click.UsageError("give --json FILE, or --received FILE with --event ID")
     except StoreError as e:
         raise click.ClickException(str(e)) from None
 

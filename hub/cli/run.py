@@ -14,7 +14,8 @@ import click
 from hub.event.event_file import EventFileError
 from hub.event.movement.model import MovementError
 from hub.live.service import HubService
-from hub.store.engine import sqlite_url
+from hub.store.engine import DriverMissing, sqlite_url
+from hub.store.schema_version import SchemaMismatch
 from hub.store.store import Store, StoreError
 
 
@@ -27,7 +28,10 @@ async def _serve(
     pin: str,
 ) -> None:
     hub = HubService(store, event_id, stations, clock_displays=clocks, api=api, td_pin=pin)
-    await hub.start()
+    try:
+        await hub.start()
+    except OSError as e:  # the API's port is taken (another hub?) or not this machine's
+        raise click.ClickException(f"the API cannot listen on {api[0]}:{api[1]}: {e}") from None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -95,7 +99,10 @@ def run(
 ) -> None:
     """Run the hub: drivers, intake, store and live scoring for one event."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
-    store = Store.open(url or sqlite_url(event_file.with_suffix(".db")))
+    try:
+        store = Store.open(url or sqlite_url(event_file.with_suffix(".db")), migrate=True)
+    except (SchemaMismatch, DriverMissing) as e:  # a newer store, a missing driver: say so
+        raise click.ClickException(str(e)) from None
     try:
         ids = store.event_ids()
         if ids:

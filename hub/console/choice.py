@@ -15,7 +15,8 @@ from textual.widgets.option_list import Option
 
 
 class PopUp(ModalScreen[str | None]):
-    """A titled box over the console; Escape cancels (the answer is then None)."""
+    """A titled box over the console; Escape cancels (the answer is then None). Lives on
+    the Textual app's event loop."""
 
     DEFAULT_CSS = """
     PopUp { align: center middle; }
@@ -43,7 +44,8 @@ class PopUp(ModalScreen[str | None]):
 
 
 class ChoiceScreen(PopUp):
-    """Pick one of ``choices`` (id, label) with the arrows and Enter."""
+    """Pick one of ``choices`` (id, label) with the arrows and Enter. Lives on the Textual
+    app's event loop."""
 
     def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
         super().__init__(title)
@@ -57,7 +59,8 @@ class ChoiceScreen(PopUp):
 
 
 class AskScreen(PopUp):
-    """One line of text from the TD (a corrected contract, say)."""
+    """One line of text from the TD (a corrected contract, say). Lives on the Textual app's
+    event loop."""
 
     def __init__(self, title: str, placeholder: str = "") -> None:
         super().__init__(title)

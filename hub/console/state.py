@@ -12,6 +12,9 @@ from hub.standings.places import place
 
 @dataclass
 class RoomState:
+    """The room as the console last heard it, and what needs redrawing. Lives on the
+    Textual app's event loop: the feed's worker folds messages in, the redraw reads them."""
+
     seq: int = 0
     event: str = ""
     sections: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -38,6 +41,11 @@ class RoomState:
             self.seq = msg["seq"]
             self.event = state.get("event", "")
             self.sections = state.get("sections", {})
+            for sec in self.sections.values():
+                if (sec.get("published") or {}).get("round"):
+                    take_publication(sec, sec["published"])
+                else:  # nothing published yet: the live standings, "as of now"
+                    sec.pop("published", None)
             self.held = state.get("held", [])
             self.td_calls = state.get("td_calls", [])
             self.penalties = state.get("penalties", [])
@@ -135,23 +143,7 @@ class RoomState:
                     t["online"] = msg["online"]
             self.dirty.add("room")
         elif kind == "standings" and section is not None:
-            before = {
-                (r["pair"], r.get("direction")): place(r["rank"])
-                for r in section.get("standings", [])
-                if r.get("boards")
-            }
-            section["standings"] = msg["rows"]
-            section["published"] = {
-                "round": msg.get("round"),
-                "provisional": msg.get("provisional") or [],
-                "released_by": msg.get("released_by"),
-            }
-            section["moved"] = {
-                (r["pair"], r.get("direction")): before[(r["pair"], r.get("direction"))]
-                - place(r["rank"])
-                for r in msg["rows"]
-                if (r["pair"], r.get("direction")) in before
-            }
+            take_publication(section, msg)
             self.withheld.pop(msg["section"], None)
             self.dirty |= {"standings", "calls"}
         elif kind == "alert" and msg.get("held"):
@@ -239,6 +231,23 @@ class RoomState:
         if kind == "table_online" and not msg["online"]:
             return f"table {msg['section']}{msg['table']} is off line"
         return ""
+
+
+def take_publication(section: dict[str, Any], pub: dict[str, Any]) -> None:
+    """Published standings (a ``standings`` event, or the snapshot's ``published``) become
+    the section's standings; each row moved from its ``previous_rank`` (the rank after the
+    previous round, None in the first)."""
+    section["standings"] = pub["rows"]
+    section["published"] = {
+        "round": pub.get("round"),
+        "provisional": pub.get("provisional") or [],
+        "released_by": pub.get("released_by"),
+    }
+    section["moved"] = {
+        (r["pair"], r.get("direction")): place(r["previous_rank"]) - place(r["rank"])
+        for r in pub["rows"]
+        if r.get("previous_rank")
+    }
 
 
 def standings_note(room: RoomState) -> str:

@@ -194,7 +194,8 @@ class Display(_Strict):
 
 class SuspiciousScores(_Strict):
     """Suspicious-score flags (decisions D12): same strain by both sides with too many
-    tricks between them, or too far from double dummy when hand records exist."""
+    tricks between them, or too far from double dummy when hand records exist. A frozen
+    value with no I/O: any thread."""
 
     check: bool = True
     suit_tricks: int = Field(default=14, ge=13, le=26)
@@ -282,6 +283,8 @@ class EventInfo(_Strict):
 
 
 class EventFile(_Strict):
+    """A parsed, validated event file: a frozen value with no I/O, usable from any thread."""
+
     schema_version: Annotated[int, Field(ge=1)]
     event: EventInfo
     rules: Rules

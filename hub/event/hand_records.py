@@ -1,4 +1,5 @@
-"""Hand records from PBN files (parsed by endplay): board number → deal."""
+"""Hand records from PBN files (parsed by endplay): board number → deal. endplay is the
+``dd`` extra (it brings matplotlib), so it is imported only when an event has hand records."""
 
 from __future__ import annotations
 
@@ -12,10 +13,18 @@ class HandRecordError(ValueError):
     pass
 
 
+def _endplay_missing(what: str) -> HandRecordError:
+    return HandRecordError(
+        f"{what}: endplay is not installed; install bridgehub[dd] (pip install 'bridgehub[dd]')"
+    )
+
+
 def read_hand_records(path: Path) -> dict[int, str]:
     """The deal of each board in a PBN file, as a PBN deal string (``N:… … … …``)."""
-    from endplay.parsers import pbn
-
+    try:
+        from endplay.parsers import pbn
+    except ImportError:
+        raise _endplay_missing(f"hand records {path}") from None
     try:
         with path.open(encoding="utf-8-sig") as f:
             boards = pbn.load(f)
@@ -34,9 +43,12 @@ def read_hand_records(path: Path) -> dict[int, str]:
 
 def makeable_tricks(deal: str) -> dict[tuple[Seat, Strain], int]:
     """Double-dummy tricks for every declarer and strain (endplay's DDS; about 0.1 s a
-    deal, so the hub runs it in a worker thread)."""
-    from endplay.dds import calc_dd_table
-    from endplay.types import Deal, Denom, Player
+    deal, so the hub runs it in a worker thread). ``HandRecordError`` without endplay."""
+    try:
+        from endplay.dds import calc_dd_table
+        from endplay.types import Deal, Denom, Player
+    except ImportError:
+        raise _endplay_missing("double dummy") from None
 
     table = calc_dd_table(Deal(deal))
     denoms = {

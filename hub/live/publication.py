@@ -1,79 +1,133 @@
 """When a round's standings go out (decisions D12): once the round is complete at every
 table and no held result or suspicious-score flag is open on its boards; the director can
 release them earlier, and the boards still open are then marked provisional everywhere.
-Each publication is recorded in the store, so result screens show the same round and a
-restarted hub knows what it has published."""
+Each publication is recorded in the store, so a restarted hub knows what it has published,
+and kept for the snapshot, so result screens show the same round.
+
+``Publication`` belongs to the hub's asyncio loop; it reads and writes the store in worker
+threads and depends only on the narrow protocols below.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+import logging
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from typing import Any, Protocol
 
-from drivers.protocol.messages import RankingPage, RankLine
+from hub.api.feed import Feed
+from hub.event.event_file import EventFile
+from hub.event.movement.model import Movement
+from hub.live.terminal_port import RankingLine, RankingView
+from hub.live.views.published import published_rows
 from hub.standings.rounds import complete_rounds
+from hub.store.store import Store
+from scoring.numbers import round_half_away
 
-if TYPE_CHECKING:
-    from hub.live.service import HubService
+log = logging.getLogger(__name__)
+PAGE = 32  # ranking lines a terminal page holds
+
+
+class Questions(Protocol):
+    def open_boards(self, section: str, boards: Iterable[int]) -> set[int]: ...
+
+
+class Tables(Protocol):
+    def rankings(self, section: str, pages: list[RankingView]) -> None: ...
+
+    def broadcast(self, text: str, section: str | None = None, beep: bool = True) -> int: ...
 
 
 class Publication:
-    def __init__(self, service: HubService) -> None:
-        self.s = service
+    """When standings go out and what they show; on the hub's loop, store work in worker
+    threads."""
+
+    def __init__(
+        self,
+        store: Store,
+        event_id: int,
+        event: EventFile,
+        movements: dict[str, Movement],
+        names: dict[str, dict[int, str]],
+        feed: Feed,
+        questions: Questions,
+        tables: Tables,
+        current_round: Callable[[str], int],
+    ) -> None:
+        self.store = store
+        self.event_id = event_id
+        self.event = event
+        self.movements = movements
+        self.names = names
+        self.feed = feed
+        self.questions = questions
+        self.tables = tables
+        self.current_round = current_round
         self.withheld: dict[str, int] = {}  # section → the round whose standings wait
         self.published: dict[str, int] = {}  # section → the last round published
+        self.last: dict[str, dict[str, Any]] = {}  # section → what was published, for screens
 
-    def load(self) -> None:
-        """After a restart: the last round published per section; a complete round not yet
-        published waits again."""
-        s = self.s
-        for a in s.store.audit_log(s.event_id, "standings_published"):
-            d = a["detail"]
+    async def load(self) -> None:
+        """After a restart: the last round published per section (and its standings for the
+        screens); a complete round not yet published waits again."""
+        audits, lines = await asyncio.to_thread(self._stored)
+        for d in audits:
             self.published[d["section"]] = max(d["round"], self.published.get(d["section"], 0))
-        lines = s.store.live_lines(s.event_id)
-        for letter, state in s.sections.items():
-            done = complete_rounds(
-                state.movement, letter, [x for x in lines if x.section == letter]
-            )
-            if done > self.published.get(letter, 0):
-                self.withheld[letter] = done
+        for d in audits:
+            if d["round"] == self.published[d["section"]]:
+                self.last[d["section"]] = {
+                    "round": d["round"],
+                    "provisional": d.get("provisional", []),
+                    "released_by": None,
+                }
+        for letter, movement in self.movements.items():
+            mine = [x for x in lines if x.section == letter]
+            if complete_rounds(movement, letter, mine) > self.published.get(letter, 0):
+                self.withheld[letter] = complete_rounds(movement, letter, mine)
+            if letter in self.last:
+                self.last[letter]["rows"] = await self._with_previous(
+                    letter, self.last[letter]["round"]
+                )
 
-    def questioned_boards(self, section: str, rnd: int) -> set[int]:
+    def _stored(self) -> tuple[list[dict[str, Any]], list[Any]]:
+        audits = [a["detail"] for a in self.store.audit_log(self.event_id, "standings_published")]
+        return audits, self.store.live_lines(self.event_id)
+
+    async def questioned_boards(self, section: str, rnd: int) -> set[int]:
         """The round's boards with a held result or an open suspicious-score flag."""
-        s = self.s
-        boards = {
-            b for row in s.sections[section].movement.round_rows(rnd, section) for b in row.boards
-        }
-        held = {
-            r.board
-            for r in s.store.results(s.event_id, section)
-            if r.status == "held" and r.board in boards
-        }
-        return held | s.suspicious.open_boards(section, boards)
+        boards = {b for row in self.movements[section].round_rows(rnd, section) for b in row.boards}
+        held = await asyncio.to_thread(self._held_boards, section)
+        return (held & boards) | self.questions.open_boards(section, boards)
+
+    def _held_boards(self, section: str) -> set[int]:
+        return {r.board for r in self.store.results(self.event_id, section) if r.status == "held"}
 
     async def round_complete(self, section: str, rnd: int) -> None:
         """Publish the round's standings, or hold them while its boards have questions."""
         self.withheld[section] = rnd  # until decided: a release meanwhile takes this round
-        held = await asyncio.to_thread(self.questioned_boards, section, rnd)
+        held = await self.questioned_boards(section, rnd)
         if self.withheld.get(section) != rnd:
             return  # the director released it while the boards were being checked
         if held:
-            self.s.feed.publish(
-                "standings_withheld", section=section, round=rnd, boards=sorted(held)
-            )
+            self.feed.publish("standings_withheld", section=section, round=rnd, boards=sorted(held))
         else:
             await self._release_withheld(section, rnd)
 
     async def publish_if_clear(self, section: str) -> None:
         """Withheld standings go out as soon as the director has settled the last question."""
         rnd = self.withheld.get(section)
-        if rnd is None:
-            return
-        if not await asyncio.to_thread(self.questioned_boards, section, rnd):
+        if rnd is not None and not await self.questioned_boards(section, rnd):
             await self._release_withheld(section, rnd)
 
+    async def publish_settled(self) -> None:
+        """At start: a round finished before a restart and not yet published goes out once
+        its questions are settled."""
+        for section in self.movements:
+            await self.publish_if_clear(section)
+
     async def _release_withheld(self, section: str, rnd: int) -> None:
-        """Publish a withheld round once: checks run in worker threads, so another path may
-        have published it meanwhile."""
+        """Publish a withheld round once: another path may have published it meanwhile."""
         if self.withheld.get(section) != rnd:
             return
         del self.withheld[section]
@@ -84,14 +138,13 @@ class Publication:
         """The director's override: the withheld round (or the current one) now; returns
         the boards still open, marked provisional in the feed, the store and at the
         tables."""
-        s = self.s
-        rnd = self.withheld.pop(section, s.sections[section].round)
-        open_boards = sorted(await asyncio.to_thread(self.questioned_boards, section, rnd))
+        rnd = self.withheld.pop(section, self.current_round(section))
+        open_boards = sorted(await self.questioned_boards(section, rnd))
         await self.publish(section, released_by=actor, provisional=open_boards, round_=rnd)
         self.send_rankings(section, rnd)
         if open_boards:
             boards = ", ".join(map(str, open_boards))
-            s.broadcast(
+            self.tables.broadcast(
                 f"Standings after round {rnd} are provisional: board"
                 f"{'s' * (len(open_boards) > 1)} {boards} under review",
                 section,
@@ -108,41 +161,65 @@ class Publication:
     ) -> None:
         """Standings to the feed, recorded in the store (``round_`` None: the standings
         changed after the last published round, e.g. a confirmed penalty)."""
-        s = self.s
+        if round_ is None and not self.published.get(section):
+            return  # nothing published yet: the change shows in the live standings
         rnd = round_ if round_ is not None else self.published.get(section, 0)
         self.published[section] = max(rnd, self.published.get(section, 0))
-        await asyncio.to_thread(
-            s.store.audit,
-            s.event_id,
-            released_by or "hub",
-            "standings_published",
-            {"section": section, "round": rnd, "provisional": provisional or []},
-        )
-        s.feed.publish(
+        detail = {"section": section, "round": rnd, "provisional": provisional or []}
+        actor = released_by or "hub"
+        try:  # the record is for restarts; the room gets its standings even if it fails
+            await asyncio.to_thread(
+                self.store.audit, self.event_id, actor, "standings_published", detail
+            )
+        except Exception:
+            log.exception("recording the publication of round %d of section %s", rnd, section)
+        rows = await self._with_previous(section, rnd)
+        self.last[section] = {
+            "round": rnd,
+            "provisional": provisional or [],
+            "released_by": released_by,
+            "rows": rows,
+        }
+        self.feed.publish(
             "standings",
             section=section,
-            round=rnd,
             released_by=released_by,
-            provisional=provisional or [],
-            rows=s.standings_rows(section),
+            **{k: v for k, v in self.last[section].items() if k != "released_by"},
         )
+
+    async def _with_previous(self, section: str, rnd: int) -> list[dict[str, Any]]:
+        """The standings after round ``rnd`` from rounds 1..``rnd`` alone, each row with its
+        rank after the round before (places gained or lost, for the screens)."""
+        names = dict(self.names[section])  # as the loop knows them now
+        return await asyncio.to_thread(self._rows_after, section, rnd, names)
+
+    def _rows_after(self, section: str, rnd: int, names: dict[int, str]) -> list[dict[str, Any]]:
+        lines = self.store.live_lines(self.event_id, section)
+        penalties = self.store.penalties(self.event_id)
+        movement = self.movements[section]
+        return published_rows(self.event, section, movement, lines, rnd, names, penalties)
+
+    def snapshot(self, section: str) -> dict[str, Any]:
+        """What the result screens show: the last publication (round 0: none yet)."""
+        empty = {"round": 0, "provisional": [], "released_by": None, "rows": []}
+        return dict(self.last.get(section, empty))
 
     def send_rankings(self, section: str, rnd: int) -> None:
         """Ranking pages to the terminals, as the event allows (hidden for the last
         rounds when it says so)."""
-        s = self.s
-        display = s.event.rules.display
-        state = s.sections[section]
+        display = self.event.rules.display
         if not display.rankings_after_each_round or (
-            rnd > state.movement.rounds - display.hide_rankings_last_rounds
+            rnd > self.movements[section].rounds - display.hide_rankings_last_rounds
         ):
             return
-        rows = sorted(s.standings_rows(section), key=lambda r: -r["total"])
-        pages = max(1, -(-len(rows) // 32))
+        rows = sorted(self.last[section]["rows"], key=lambda r: -Fraction(r["total"]))
+        pages = max(1, -(-len(rows) // PAGE))
         lines = tuple(
-            RankLine(r["rank"], r["pair"], round(r["total"] * 100), "") for r in rows[:32]
+            RankingLine(r["rank"], r["pair"], hundredths(r["total"]), "") for r in rows[:PAGE]
         )
-        page = RankingPage(section, rnd, 1, pages, lines)
-        for seat in s.seats.values():
-            if seat.section == section and seat.table is not None:
-                seat.driver.send(seat.address, page)
+        self.tables.rankings(section, [RankingView(section, rnd, 1, pages, lines)])
+
+
+def hundredths(total: str) -> int:
+    """An exact total as the terminals carry it: hundredths, rounded half-up."""
+    return round_half_away(Fraction(total) * 100)

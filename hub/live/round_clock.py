@@ -60,6 +60,9 @@ class _Round:
 
 @dataclass
 class RoundClock:
+    """A section's clock, a fold over its events. Sans-I/O (times come in as arguments); its
+    state belongs to the hub's loop."""
+
     timing: RoundTiming
     boards_per_round: dict[int, int]
     events: list[ClockEvent] = field(default_factory=list)

@@ -57,7 +57,8 @@ def valid_mark(line: LiveLine) -> tuple[object, ...]:
 
 
 class SuspiciousScores:
-    """Flags per board. ``limits`` None turns the check off (the event's choice)."""
+    """Flags per board. ``limits`` None turns the check off (the event's choice). No I/O;
+    its state belongs to the hub's loop (the live scores and the director's commands)."""
 
     def __init__(
         self, limits: SuspicionLimits | None, valid: Iterable[tuple[object, ...]] = ()

@@ -1,1 +1,1 @@
-"""``bridgehub screen``: the barometer display for a projector, read from the store."""
+"""``bridgehub screen``: the barometer for a projector, a client of the hub's feed."""

@@ -1,10 +1,10 @@
-"""The projector screen: one section's barometer at a time in large type, paged
-automatically, with the places each entrant moved in the last round and the round
-clock. Keys: space or → next page, ← previous, q quit."""
+"""The projector screen: one section's published standings at a time in large type,
+paged automatically, with the places each entrant moved in the round and the round clock,
+then the overall ranking. A client of the hub's feed (decisions D1, D17), like the console.
+Keys: space or → next page, ← previous, q quit."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from typing import ClassVar
@@ -16,10 +16,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Digits, Static
 
 from drivers.clock.show import Phase
-from hub.result_screen.barometer import ScreenRow, ScreenSection
+from hub.api.client import Source
+from hub.result_screen.barometer import ScreenRow, ScreenSection, clock_show, screen_sections
+from hub.result_screen.state import ScreenState
 from hub.standings.places import moved_text
 
-Load = Callable[[], list[ScreenSection]]
 PHASES = {
     Phase.PLAY: "play",
     Phase.LAST_BOARD: "last board",
@@ -28,11 +29,10 @@ PHASES = {
     Phase.PAUSED: "clock paused",
     Phase.BREAK: "break",
 }
+Page = tuple[ScreenSection, list[ScreenRow], int, int]
 
 
-def pages(
-    sections: list[ScreenSection], per_page: int
-) -> list[tuple[ScreenSection, list[ScreenRow], int, int]]:
+def pages(sections: list[ScreenSection], per_page: int) -> list[Page]:
     """Every section cut into pages: (section, rows, page number, pages)."""
     out = []
     for sec in sections:
@@ -42,6 +42,9 @@ def pages(
 
 
 class ScreenApp(App[None]):
+    """The screen for one projector. Runs on Textual's asyncio loop; the feed is followed
+    by a worker on that same loop, which alone changes ``state``."""
+
     TITLE = "bridgehub screen"
     CSS = """
     #top { height: 5; background: $primary-background; }
@@ -60,20 +63,20 @@ class ScreenApp(App[None]):
 
     def __init__(
         self,
-        load: Load,
-        event_name: str = "",
+        source: Source,
         page_s: float = 10.0,
-        refresh_s: float = 5.0,
         now: Callable[[], float] = time.time,
+        redraw_s: float = 0.25,
     ) -> None:
         super().__init__()
-        self.load = load
-        self.event_name = event_name
+        self.source = source
         self.page_s = page_s
-        self.refresh_s = refresh_s
         self.now = now
+        self.redraw_s = redraw_s
+        self.state = ScreenState()
         self.sections: list[ScreenSection] = []
         self.page = 0
+        self._changed: set[str] = set()
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -83,49 +86,68 @@ class ScreenApp(App[None]):
                 yield Static("", id="phase")
         yield Static("", id="rows")
 
-    async def on_mount(self) -> None:
-        await self.reload()
-        self.set_interval(self.refresh_s, self.reload)
+    def on_mount(self) -> None:
+        self.draw()
+        self.run_worker(self._follow(), exclusive=True)
+        self.set_interval(self.redraw_s, self._redraw)
         self.set_interval(self.page_s, lambda: self.action_page(1))
         self.set_interval(1.0, self.draw_clock)
 
-    async def reload(self) -> None:
-        """Read the store again (in a thread: a big event takes a moment to rebuild)."""
-        self.sections = await asyncio.to_thread(self.load)
-        self.draw()
+    async def _follow(self) -> None:
+        async for msg in self.source():
+            changed = self.state.apply(msg, self.now())
+            if changed:
+                self._changed.add(changed)
+
+    def _redraw(self) -> None:
+        """Coalesced: the pages are rebuilt at most every ``redraw_s``, however busy the
+        feed; a clock tick only redraws the clock."""
+        changed, self._changed = self._changed, set()
+        if "standings" in changed:
+            self.sections = screen_sections(self.state)
+            self.draw()
+        elif "clock" in changed:
+            self.draw_clock()
 
     def action_page(self, step: int) -> None:
         self.page += step
         self.draw()
 
-    def _pages(self) -> list[tuple[ScreenSection, list[ScreenRow], int, int]]:
+    def current(self) -> Page | None:
         per_page = max(1, self.size.height - 5 - 3)
-        return pages(self.sections, per_page)
-
-    def current(self) -> tuple[ScreenSection, list[ScreenRow], int, int] | None:
-        all_pages = self._pages()
+        all_pages = pages(self.sections, per_page)
         return all_pages[self.page % len(all_pages)] if all_pages else None
 
     def draw(self) -> None:
         shown = self.current()
         rows = self.query_one("#rows", Static)
         title = self.query_one("#title", Static)
+        lost = (
+            ""
+            if self.state.linked or not self.state.sections
+            else "   (lost the hub: reconnecting)"
+        )
         if shown is None:
-            title.update(self.event_name or "bridgehub")
-            rows.update("No sections yet")
+            title.update((self.state.event or "bridgehub") + lost)
+            rows.update("Waiting for the hub" if not self.state.linked else "No sections yet")
+            self.draw_clock()
             return
         sec, lines, n, of = shown
-        heading = f"{self.event_name}   {sec.heading or 'Section ' + sec.section}".strip()
+        heading = f"{self.state.event}   {sec.heading or 'Section ' + sec.section}".strip()
         played = (
             f"after round {sec.after_round} of {sec.rounds}"
             if sec.after_round
-            else "no round complete yet"
+            else "no standings published yet"
         )
         if sec.provisional:
             played += f"   provisional: board{'s' * (len(sec.provisional) > 1)} " + ", ".join(
                 map(str, sec.provisional)
             )
-        title.update(f"{heading}\n{played}" + (f"   page {n}/{of}" if of > 1 else ""))
+        title.update(f"{heading}\n{played}" + (f"   page {n}/{of}" if of > 1 else "") + lost)
+        if not sec.rows:
+            rows.update("No standings published yet")
+            self.draw_clock()
+            return
         table = Table(expand=True, show_edge=False, header_style="bold")
         table.add_column("Place", justify="right")
         table.add_column("Team" if sec.unit == "VP" else "Pair", justify="right")
@@ -142,9 +164,9 @@ class ScreenApp(App[None]):
         self.draw_clock()
 
     def draw_clock(self) -> None:
-        """The clock of the section on screen, once a second."""
+        """The clock of the section on screen, once a second and at each tick of the hub."""
         shown = self.current()
-        show = shown[0].clock.show(self.now()) if shown else None
+        show = clock_show(self.state, shown[0], self.now()) if shown else None
         self.query_one("#clock", Digits).update(show.time_text if show else "--:--")
         over = " (over time)" if show is not None and show.seconds_left < 0 else ""
         self.query_one("#phase", Static).update(

@@ -1,176 +1,96 @@
-"""What the result screen shows, rebuilt from the store alone (so any number of screens
-can run beside the hub): each section's standings after the round the hub last published
-(its last complete round when no hub has run on the store), the
-places each entrant gained or lost in that round, one overall ranking when a pairs event
-has several sections, and the round clock."""
+"""What the result screen draws, from what the feed told it (``ScreenState``): each
+section's standings as the hub last published them, the places each entrant gained or lost
+in that round, then one overall ranking when a pairs event has several sections."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
-from hub.event.event_file import EventFile, Scoring
-from hub.event.movement.model import Movement
-from hub.live.round_clock import RoundClock, RoundTiming
-from hub.standings.places import place
-from hub.standings.rebuild import pairs_view, teams_view
-from hub.standings.rounds import complete_rounds
-from hub.store.store import LiveLine, Store
-from scoring.methods import kind_of
-from scoring.numbers import display
-from scoring.standings import ScoreKind
+from drivers.clock.show import ClockShow
+from hub.result_screen.state import ScreenState, SectionFeed
+from hub.standings.places import overall_ranking, place
 
 
 @dataclass(frozen=True, slots=True)
 class ScreenRow:
     rank: str
-    entrant: str  # "7", "7 NS" in a two-winner field, or the team
+    entrant: str  # "7", "7 NS" in a two-winner field, the team; "A7" in the overall ranking
     names: str  # the players (or the team's name) as the TD entered them; "" if none
-    score: str
-    moved: int | None  # places gained (+) or lost (-) in the last round; None: no earlier
+    score: str  # as the hub displays it: "56.15", "+3.25", "33.27"
+    moved: int | None  # places gained (+) or lost (-) in the round; None: no earlier place
 
 
 @dataclass(frozen=True, slots=True)
 class ScreenSection:
-    section: str
-    after_round: int  # the last round complete at every table (0: none yet)
+    section: str  # "" for the overall ranking
+    after_round: int  # the round whose standings the hub last published (0: none yet)
     rounds: int
     unit: str  # "%", "IMPs" or "VP"
     rows: list[ScreenRow]
-    clock: RoundClock  # replayed from the store; the screen asks it the time left
     heading: str = ""  # "Overall" for the ranking of every section; else "Section A"
     provisional: tuple[int, ...] = ()  # boards the director released with open questions
 
 
-def _rows(
-    event: EventFile, section: str, movement: Movement, lines: list[LiveLine]
-) -> list[tuple[str, str, int, str, Fraction]]:
-    """(rank, entrant, number, score, exact score) in order of the standings."""
-    if event.rules.scoring is Scoring.TEAMS:
-        view = teams_view(event, section, movement, lines)
-        return [
-            (
-                t.rank,
-                str(t.record.team),
-                int(str(t.record.team)),
-                display(t.record.vp, 2),
-                Fraction(t.record.vp),
-            )
-            for t in view.team_standings
-        ]
-    view = pairs_view(event, section, movement, lines)
-    out = []
-    for direction, rows in view.standings.items():
-        for s in rows:
-            who = f"{s.pair.number}{' ' + direction if direction else ''}"
-            out.append((s.rank, who, s.pair.number, display(s.total.total, 2), s.total.total))
-    return out
+def entrant(row: Mapping[str, Any]) -> str:
+    """How the screen names a row's entrant: the team, or the pair (with its direction in
+    a two-winner field)."""
+    if "team" in row:
+        return str(row["team"])
+    return f"{row['pair']}{' ' + row['direction'] if row.get('direction') else ''}"
 
 
-def overall(sections: list[tuple[ScreenSection, dict[str, Fraction]]]) -> ScreenSection:
-    """Every section's entrants in one ranking by their score (percentages, or IMPs, are
-    comparable across the sections of one pairs event); level scores share the place."""
-    entries = [
-        (value, sec, row)
-        for sec, values in sections
-        for row in sec.rows
-        for value in [values[row.entrant]]
-    ]
-    entries.sort(key=lambda e: -e[0])
-    rows = []
-    for value, sec, row in entries:
-        above = sum(1 for v, _, _ in entries if v > value)
-        level = sum(1 for v, _, _ in entries if v == value) > 1
-        rows.append(
-            ScreenRow(
-                f"{above + 1}{'=' if level else ''}",
-                f"{sec.section}{row.entrant}",
-                row.names,
-                row.score,
-                None,
-            )
+def screen_row(row: Mapping[str, Any]) -> ScreenRow:
+    """A published row as drawn; it moved from its rank after the previous round."""
+    before = row.get("previous_rank")
+    moved = place(before) - place(row["rank"]) if before else None
+    return ScreenRow(row["rank"], entrant(row), row.get("name") or "", row["text"], moved)
+
+
+def overall(sections: list[SectionFeed]) -> ScreenSection:
+    """Every section's published entrants in one ranking (decisions D4: by exact totals,
+    level totals share the place)."""
+    ranked = overall_ranking((s.letter, s.rows) for s in sections)
+    rows = [
+        ScreenRow(
+            p.rank, f"{p.section}{entrant(p.row)}", p.row.get("name") or "", p.row["text"], None
         )
-    first = sections[0][0]
+        for p in ranked
+    ]
     return ScreenSection(
         "",
-        min(sec.after_round for sec, _ in sections),
-        max(sec.rounds for sec, _ in sections),
-        first.unit,
+        min(s.published_round for s in sections),
+        max(s.rounds for s in sections),
+        sections[0].unit,
         rows,
-        first.clock,
         heading="Overall",
     )
 
 
-def _names(contestant: dict[str, Any]) -> str:
-    players = " – ".join(p["name"] for p in contestant.get("players") or [] if p.get("name"))
-    return contestant.get("name") or players
-
-
-def barometer(store: Store, event_id: int) -> list[ScreenSection]:
-    """Every section's screen, from the store."""
-    event = store.event(event_id)
-    lines = store.live_lines(event_id)
-    clock_records = store.clock_events(event_id)
-    timing = RoundTiming(
-        event.rules.timing.minutes_per_board,
-        event.rules.timing.move_minutes,
-        event.rules.timing.round_up_to_minutes,
-        event.rules.timing.extra_minutes,
-    )
-    if event.rules.scoring is Scoring.TEAMS:
-        unit = "VP"
-    else:
-        unit = "%" if kind_of(event.pairs_rules()) is ScoreKind.MATCHPOINTS else "IMPs"
-    # the round the hub last published (decisions D12: it waits for the director's
-    # questions); a store no hub has run on shows its complete rounds
-    published: dict[str, tuple[int, tuple[int, ...]]] = {}
-    for a in store.audit_log(event_id, "standings_published"):
-        d = a["detail"]
-        published[d["section"]] = (d["round"], tuple(d.get("provisional") or ()))
-    hub_ran = {c["section"] for c in clock_records}
-    out = []
-    values: list[dict[str, Fraction]] = []
-    for section in store.sections(event_id):
-        movement = store.movement(event_id, section)
-        mine = [ln for ln in lines if ln.section == section]
-        after, provisional = published.get(
-            section, (0 if section in hub_ran else complete_rounds(movement, section, mine), ())
+def screen_sections(state: ScreenState) -> list[ScreenSection]:
+    """Every section's page(s), in section order, then the overall ranking of a pairs
+    event with several sections."""
+    feeds = [state.sections[k] for k in sorted(state.sections)]
+    out = [
+        ScreenSection(
+            s.letter,
+            s.published_round,
+            s.rounds,
+            s.unit,
+            [screen_row(r) for r in s.rows],
+            provisional=s.provisional,
         )
-        names = {c["number"]: _names(c) for c in store.contestants(event_id, section)}
-        now_rows = _rows(event, section, movement, [ln for ln in mine if ln.round <= after])
-        before = (
-            {
-                who: place(rank)
-                for rank, who, _, _, _ in _rows(
-                    event, section, movement, [ln for ln in mine if ln.round < after]
-                )
-            }
-            if after > 1
-            else {}
-        )
-        rows = [
-            ScreenRow(
-                rank,
-                who,
-                names.get(number, ""),
-                score,
-                before[who] - place(rank) if who in before else None,
-            )
-            for rank, who, number, score, _ in now_rows
-        ]
-        values.append({who: exact for _, who, _, _, exact in now_rows})
-        boards = {
-            r: len(movement.round_rows(r, section)[0].boards) for r in range(1, movement.rounds + 1)
-        }
-        clock = RoundClock(timing, boards)
-        clock.replay([c for c in clock_records if c["section"] == section])
-        out.append(
-            ScreenSection(
-                section, after, movement.rounds, unit, rows, clock, provisional=provisional
-            )
-        )
-    if len(out) > 1 and unit != "VP":
-        out.append(overall(list(zip(out, values, strict=True))))
+        for s in feeds
+    ]
+    if len(feeds) > 1 and all(s.kind == "pairs" for s in feeds):
+        out.append(overall(feeds))
     return out
+
+
+def clock_show(state: ScreenState, section: ScreenSection, now: float) -> ClockShow | None:
+    """The round clock beside a page: its section's, or the first section's beside the
+    overall ranking."""
+    letter = section.section or min(state.sections, default="")
+    feed = state.sections.get(letter)
+    return feed.clock.show(now) if feed and feed.clock else None

@@ -1,5 +1,5 @@
 """Engines and migrations: SQLite with WAL and synchronous FULL (a commit survives power
-loss), PostgreSQL through the same code."""
+loss), PostgreSQL through the same code (its driver is the ``postgres`` extra)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class DriverMissing(RuntimeError):
+    """The store URL names a database whose Python driver is not installed."""
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # noqa: ANN001
@@ -35,7 +39,15 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    try:
+        return create_engine(url, pool_pre_ping=True)
+    except ModuleNotFoundError as e:
+        if parsed.get_backend_name() != "postgresql":
+            raise
+        raise DriverMissing(
+            f"PostgreSQL stores need the {e.name or 'psycopg'} driver, which is not installed: "
+            "install bridgehub[postgres] (pip install 'bridgehub[postgres]')"
+        ) from None
 
 
 def alembic_config(url: str) -> Config:

@@ -1,0 +1,26 @@
+"""The devices read (the console's Devices tab): base stations with their link counters,
+every terminal (where it is, battery, signal, when last heard), the clock displays, and the
+hub's own background tasks with their health (decisions D17)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drivers.clock.driver import ClockDriver
+from hub.live.gateway import TerminalGateway
+from hub.live.supervisor import Supervisor
+
+
+def devices_read(
+    gateway: TerminalGateway, displays: list[ClockDriver], supervisor: Supervisor, now: float
+) -> dict[str, Any]:
+    clocks = [
+        {
+            "url": d.url,
+            "protocol": d.protocol,
+            "connected": d.connected.is_set(),
+            "reconnects": d.reconnects,
+        }
+        for d in displays
+    ]
+    return {**gateway.devices(now), "clocks": clocks, "tasks": supervisor.report()}

@@ -1,0 +1,136 @@
+"""Live scores of every board: each accepted result rescores its board, is checked for a
+suspicious score, and the table is shown its traveller; a director's change rescores the
+board from the store and tells the tables that played it.
+
+``Scores`` belongs to the hub's asyncio loop; store reads and double dummy run in worker
+threads and come back as plain data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from hub.api.feed import Feed
+from hub.event.event_file import EventFile
+from hub.event.hand_records import makeable_tricks
+from hub.live.gateway import TerminalGateway
+from hub.live.intake import Intake
+from hub.live.suspicious_scores import SuspiciousScores
+from hub.live.views import LiveViews
+from hub.store.store import LiveLine, Store, StoredResult
+
+log = logging.getLogger(__name__)
+TOLD = {
+    "erased": "The director erased board {board}: enter it again",
+    "td_entry": "The director entered a result on board {board}",
+    "accepted_held": "The director accepted your result on board {board}",
+}
+
+
+class Scores:
+    """Live scores and travellers per board; on the hub's loop, store reads and double dummy
+    in worker threads."""
+
+    def __init__(
+        self,
+        store: Store,
+        event_id: int,
+        event: EventFile,
+        views: LiveViews,
+        suspicious: SuspiciousScores,
+        gateway: TerminalGateway,
+        feed: Feed,
+        intake: Intake,
+        current_round: Callable[[str], int],
+    ) -> None:
+        self.store = store
+        self.event_id = event_id
+        self.event = event
+        self.views = views
+        self.suspicious = suspicious
+        self.gateway = gateway
+        self.feed = feed
+        self.intake = intake
+        self.current_round = current_round
+        self._version: dict[tuple[str, int], int] = {}  # results applied per board
+
+    @property
+    def travellers_shown(self) -> bool:
+        return self.event.rules.display.travellers != "never"
+
+    def load(self, lines: list[LiveLine], penalties: list[dict]) -> None:
+        """After a (re)start: everything stored, read in a worker thread."""
+        self.views.load(lines, penalties)
+        for line in lines:
+            self.suspicious.put(line)
+
+    def accepted(self, stored: StoredResult) -> None:
+        """A terminal's result was stored: rescore, check, show the table its traveller."""
+        line = stored.line()
+        key = (stored.section, stored.board)
+        self._version[key] = self._version.get(key, 0) + 1
+        self.views.result_stored(line)
+        if self.suspicious.put(line):
+            self.publish_flags(stored.section, stored.board)
+        if self.travellers_shown:
+            view = self.views.traveller(stored.section, stored.board, stored.table, stored.round)
+            if view is not None:
+                self.gateway.show_result(stored.section, stored.table, view)
+
+    def publish_flags(self, section: str, board: int) -> None:
+        """A board's flags changed: its full list to the feed (empty: none open now)."""
+        flags = [f.as_dict() for f in self.suspicious.board_flags(section, board)]
+        self.feed.publish("suspicious", section=section, board=board, flags=flags)
+
+    async def changed(
+        self, section: str, board: int, why: str, table: int | None, rnd: int | None
+    ) -> None:
+        """A director's act changed a board: read it again, rescore, check, tell the feed,
+        and show the new traveller at the tables of the current round that played it."""
+        for _ in range(5):  # a terminal's result on the board stored meanwhile: read again
+            seen = self._version.get((section, board), 0)
+            lines, live = await asyncio.to_thread(self._board_from_store, section, board)
+            if self._version.get((section, board), 0) == seen:
+                break
+        self.intake.board_changed(section, board, live)
+        self.views.reload_board(section, board, lines)
+        if self.suspicious.reload(section, board, lines):
+            self.publish_flags(section, board)
+        self.feed.publish("board_changed", section=section, board=board, why=why)
+        self._tell_tables(section, board, why, table, rnd)
+
+    def _board_from_store(
+        self, section: str, board: int
+    ) -> tuple[list[LiveLine], list[StoredResult]]:
+        lines = [x for x in self.store.live_lines(self.event_id, section) if x.board == board]
+        live = [r for r in self.store.live_results(self.event_id, section) if r.board == board]
+        return lines, live
+
+    def _tell_tables(
+        self, section: str, board: int, why: str, table: int | None, rnd: int | None
+    ) -> None:
+        current = self.current_round(section)
+        if table is not None and rnd == current:
+            text = TOLD.get(why, "The director changed board {board}").format(board=board)
+            self.gateway.message_table(section, table, text)
+        if not self.travellers_shown:
+            return
+        for t, r in sorted(self.suspicious.played(section, board)):
+            if r == current:
+                view = self.views.traveller(section, board, t, r)
+                if view is not None:
+                    self.gateway.show_result(section, t, view)
+
+    async def solve_deals(self, deals: dict[int, str]) -> None:
+        """Double-dummy tables of the hand records, one deal at a time in a worker thread;
+        each board is checked again as its table arrives."""
+        for board, deal in sorted(deals.items()):
+            try:
+                makeable = await asyncio.to_thread(makeable_tricks, deal)
+            except Exception:
+                log.exception("double dummy of board %d failed; its check is skipped", board)
+                continue
+            for section, b in self.suspicious.deal_solved(board, makeable):
+                self.publish_flags(section, b)

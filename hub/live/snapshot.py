@@ -1,0 +1,103 @@
+"""The API snapshot (decisions D1): everything a console or a result screen needs to draw
+the room now. The stored parts (held results, TD calls, penalties) are read in a worker
+thread; the rest is the loop's own state.
+
+``Snapshots`` belongs to the hub's asyncio loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from hub.live.alerts import Alerts
+from hub.live.publication import Publication
+from hub.live.rounds import Rounds
+from hub.live.slow_play import minutes_off_pace
+from hub.live.suspicious_scores import SuspiciousScores
+from hub.live.views import LiveViews
+from hub.store.store import Store
+
+
+class Snapshots:
+    """Builds the API snapshot on the hub's loop; the stored parts are read in a worker
+    thread."""
+
+    def __init__(
+        self,
+        store: Store,
+        event_id: int,
+        event_name: str,
+        rounds: Rounds,
+        views: LiveViews,
+        publication: Publication,
+        suspicious: SuspiciousScores,
+        alerts: Alerts,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.event_id = event_id
+        self.event_name = event_name
+        self.rounds = rounds
+        self.views = views
+        self.publication = publication
+        self.suspicious = suspicious
+        self.alerts = alerts
+        self.clock = clock
+
+    async def build(self) -> dict[str, Any]:
+        held, calls, penalties = await asyncio.to_thread(self._stored)
+        return {
+            "event": self.event_name,
+            "sections": {letter: self.section(letter) for letter in self.rounds.sections},
+            "held": held,
+            "suspicious": [f.as_dict() for f in self.suspicious.all_flags()],
+            "withheld": dict(self.publication.withheld),
+            "td_calls": calls,
+            "alerts": self.alerts.recent(),
+            "penalties": penalties,
+        }
+
+    def _stored(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+        held = [
+            {"id": r.id, "section": r.section, "table": r.table, "round": r.round, "board": r.board}
+            for r in self.store.results(self.event_id)
+            if r.status == "held"
+        ]
+        return held, self.store.td_calls(self.event_id), self.store.penalties(self.event_id)
+
+    def section(self, letter: str) -> dict[str, Any]:
+        now = self.clock()
+        state = self.rounds.sections[letter]
+        show = state.clock.show(now)
+        behind = self.behind(letter, now)
+        tables = [
+            {**t, "minutes_behind": behind.get(t["table"], 0.0)} for t in self.rounds.tables(letter)
+        ]
+        return {
+            "round": state.round,
+            "rounds": state.movement.rounds,
+            "predicted_finish": state.clock.predicted_finish(now, state.movement.rounds),
+            "clock": None
+            if show is None
+            else {"phase": show.phase.name.lower(), "seconds_left": show.seconds_left},
+            "tables": tables,
+            "standings": self.views.rows(letter),
+            "unit": self.views.unit(letter),
+            "kind": "teams" if self.views.unit(letter) == "VP" else "pairs",
+            "published": self.publication.snapshot(letter),
+        }
+
+    def behind(self, letter: str, now: float) -> dict[int, float]:
+        """Minutes behind (+) or ahead (−) of an even pace of each table in the current
+        round (tenths)."""
+        state = self.rounds.sections[letter]
+        per_board = state.clock.timing.minutes_per_board * 60
+        start = state.clock.official_start(state.round) or now
+        out = {}
+        for row in state.movement.round_rows(state.round, letter):
+            tr = state.controller.table_round(row.table, state.round)
+            out[row.table] = (
+                0.0 if tr is None else round(minutes_off_pace(tr, start, per_board, now), 1)
+            )
+        return out

@@ -1,0 +1,180 @@
+"""The director's commands on the room (decisions D1, D10, D12): the round clock, moving a
+section on, TD calls, a replacement terminal, messages to the tables, slow-play penalties,
+releasing standings, and the devices read.
+
+``RoomCommands`` belongs to the hub's asyncio loop; store work runs in worker threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from hub.api.feed import Feed
+from hub.api.server import CommandError
+from hub.live.clock_log import ClockLog
+from hub.live.command_args import integer, number, section_of
+from hub.live.gateway import TerminalGateway
+from hub.live.intake import Intake
+from hub.live.publication import Publication
+from hub.live.round_controller import RoundRefused
+from hub.live.rounds import Rounds
+from hub.live.views import LiveViews
+from hub.store.store import Store, StoreError
+
+Args = dict[str, Any]
+PAYERS = ("NS", "EW", "both", "shared")
+
+
+class RoomCommands:
+    """The director's commands on the room; on the hub's loop, store work in worker threads."""
+
+    def __init__(
+        self,
+        store: Store,
+        event_id: int,
+        rounds: Rounds,
+        clock_log: ClockLog,
+        gateway: TerminalGateway,
+        intake: Intake,
+        views: LiveViews,
+        publication: Publication,
+        feed: Feed,
+        devices: Callable[[], Args],
+    ) -> None:
+        self.store = store
+        self.event_id = event_id
+        self.rounds = rounds
+        self.clock_log = clock_log
+        self.gateway = gateway
+        self.intake = intake
+        self.views = views
+        self.publication = publication
+        self.feed = feed
+        self.devices = devices
+
+    # -- the round clock ---------------------------------------------------------------------
+    async def cmd_pause(self, args: Args, actor: str) -> Args:
+        return await self._clock(args, "pause")
+
+    async def cmd_resume(self, args: Args, actor: str) -> Args:
+        return await self._clock(args, "resume")
+
+    async def cmd_adjust_clock(self, args: Args, actor: str) -> Args:
+        return await self._clock(args, "adjust", number(args, "seconds"))
+
+    async def cmd_extend(self, args: Args, actor: str) -> Args:
+        return await self._clock(args, "extend", number(args, "minutes"))
+
+    async def cmd_start_break(self, args: Args, actor: str) -> Args:
+        return await self._clock(args, "start_break", number(args, "minutes"))
+
+    async def _clock(self, args: Args, action: str, value: float | None = None) -> Args:
+        section = section_of(self.rounds.sections, args)
+        clock = self.rounds.sections[section].clock
+        now = self.rounds.clock()
+        try:
+            getattr(clock, action)(*(() if value is None else (value,)), now)
+        except ValueError as e:
+            raise CommandError(str(e)) from None
+        await self.clock_log.record(section, action, now, value=value)
+        show = clock.show(now)
+        assert show is not None  # a round has started: the clock refused otherwise
+        phase = show.phase.name.lower()
+        self.feed.publish("clock", section=section, phase=phase, seconds_left=show.seconds_left)
+        return {"phase": phase, "seconds_left": show.seconds_left}
+
+    async def cmd_start_clock(self, args: Args, actor: str) -> Args:
+        """Start the current round's clock from now (the room is seated and ready): its
+        time, warnings and the slow-play measure count from this moment."""
+        section = section_of(self.rounds.sections, args)
+        now = await self.rounds.start_clock(section)
+        rnd = self.rounds.current(section)
+        show = self.rounds.sections[section].clock.show(now)
+        assert show is not None
+        self.feed.publish(
+            "clock",
+            section=section,
+            round=rnd,
+            phase=show.phase.name.lower(),
+            seconds_left=show.seconds_left,
+        )
+        return {"round": rnd, "seconds_left": show.seconds_left}
+
+    async def cmd_next_round(self, args: Args, actor: str) -> Args:
+        """Move the section to its next round now, whether or not every table is done."""
+        section = section_of(self.rounds.sections, args)
+        try:
+            return await self.rounds.next_round(section)
+        except RoundRefused as e:
+            raise CommandError(str(e)) from None
+
+    # -- the room --------------------------------------------------------------------------
+    async def cmd_devices(self, args: Args, actor: str) -> Args:
+        """Base stations (link counters), terminals (table, battery, last heard), clock
+        displays and the hub's own tasks."""
+        return self.devices()
+
+    async def cmd_td_call(self, args: Args, actor: str) -> Args:
+        call = integer(args, "call")
+        status, note = str(args.get("status", "")), args.get("note")
+        try:
+            await asyncio.to_thread(
+                self.store.update_td_call, self.event_id, call, status, actor, note
+            )
+        except StoreError as e:
+            raise CommandError(str(e)) from None
+        self.feed.publish("td_call", call=call, status=args.get("status"))
+        return {}
+
+    async def cmd_allow_takeover(self, args: Args, actor: str) -> Args:
+        """The TD confirms (with the PIN, i.e. this session) that another terminal may take
+        over a held table at its next log-on."""
+        section = section_of(self.rounds.sections, args)
+        self.intake.allow_takeover(section, integer(args, "table"))
+        return {}
+
+    async def cmd_message(self, args: Args, actor: str) -> Args:
+        """A message to every terminal, or to one section's."""
+        text = str(args.get("text", "")).strip()
+        if not text:
+            raise CommandError("text: the message is empty")
+        section = section_of(self.rounds.sections, args) if args.get("section") else None
+        return {"terminals": self.gateway.broadcast(text, section)}
+
+    # -- penalties and standings -----------------------------------------------------------
+    async def cmd_confirm_penalty(self, args: Args, actor: str) -> Args:
+        """Confirm a proposed penalty, saying who pays: NS, EW, both or shared."""
+        payer = str(args.get("payer", ""))
+        if payer not in PAYERS:
+            raise CommandError("payer: NS, EW, both or shared (in proportion: half each)")
+        return await self._decide(integer(args, "penalty"), True, actor, payer)
+
+    async def cmd_waive_penalty(self, args: Args, actor: str) -> Args:
+        return await self._decide(integer(args, "penalty"), False, actor, None)
+
+    async def _decide(self, pid: int, confirm: bool, actor: str, payer: str | None) -> Args:
+        try:
+            penalties = await asyncio.to_thread(self._decide_in_store, pid, confirm, actor, payer)
+        except StoreError as e:
+            raise CommandError(str(e)) from None
+        penalty = next(p for p in penalties if p["id"] == pid)
+        applied = confirm and self.views.apply_penalty(penalty)
+        self.feed.publish(
+            "penalty_decided", id=pid, status=penalty["status"], payer=payer, applied=applied
+        )
+        if applied:
+            await self.publication.publish(penalty["section"])
+        return {"status": penalty["status"], "applied_to_standings": applied}
+
+    def _decide_in_store(
+        self, pid: int, confirm: bool, actor: str, payer: str | None
+    ) -> list[dict[str, Any]]:
+        self.store.decide_penalty(self.event_id, pid, confirm, actor, payer)
+        return self.store.penalties(self.event_id)
+
+    async def cmd_release_standings(self, args: Args, actor: str) -> Args:
+        """Publish now, with the boards still open marked provisional (decisions D12)."""
+        section = section_of(self.rounds.sections, args)
+        return {"provisional": await self.publication.release(section, actor)}

@@ -1,0 +1,264 @@
+"""The terminal port (decisions D18): what every kind of table terminal says to the hub and
+what the hub says back, in domain terms. A base station's terminals reach the hub through
+an adapter over the wire protocol (``hub/live/base_station.py``); a phone or tablet will get
+an adapter of its own over the same port. No part of the hub outside an adapter sees wire
+types.
+
+Value types only; the port's methods run on the hub's asyncio loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+from hub.live.views.base import TravellerView
+
+
+@dataclass(frozen=True, slots=True)
+class TerminalRef:
+    """Where a terminal is reached: its port (a base-station line, a web session) and its
+    address on that port."""
+
+    port: str
+    address: int
+
+
+# -- what terminals say ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Request:
+    """Something a terminal said that the hub must answer (``TerminalPort.answer``).
+    ``token`` is the adapter's own handle for the answer."""
+
+    ref: TerminalRef
+    token: object
+
+
+@dataclass(frozen=True, slots=True)
+class Joined(Request):
+    """A device introduced itself (a terminal, or the base station at address 0)."""
+
+    serial: str
+    station: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LogonRequest(Request):
+    serial: str
+    section: str
+    table: int
+    director_pin: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSubmission(Request):
+    """A board's result keyed at the table. ``no_play`` marks a board that was not played
+    (the director assigns a score); ``contract`` "PASS" a pass-out."""
+
+    section: str
+    table: int
+    round: int
+    board: int
+    ns_pair: int
+    ew_pair: int
+    contract: str
+    declarer: str | None  # "N", "E", "S", "W"
+    lead: str
+    tricks: int | None
+    revision: int
+    no_play: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyNotice(Request):
+    """The opponents agreed with (or rejected) the result of a board."""
+
+    section: str
+    table: int
+    round: int
+    board: int
+    agreed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorCall(Request):
+    section: str
+    table: int
+    round: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStarted(Request):
+    """The first action at the table in a round (a round or board started)."""
+
+    section: str
+    table: int
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerKeyed(Request):
+    """A player keyed a member number at a seat (0 N, 1 E, 2 S, 3 W)."""
+
+    section: str
+    table: int
+    round: int
+    seat: int
+    number: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceStatus(Request):
+    battery: int
+    signal: int
+
+
+@dataclass(frozen=True, slots=True)
+class Other(Request):
+    """A message the hub only acknowledges (a heartbeat, a terminal leaving)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PortDown:
+    """A whole port is out of reach (a base station unplugged); its tables are offline
+    until their terminals log on again."""
+
+    port: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PortUp:
+    port: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """Something the port itself refused before it reached the hub (a stale or replayed
+    frame); logged and audited, never answered."""
+
+    ref: TerminalRef
+    code: str
+    reason: str
+    detail: dict[str, Any] = field(default_factory=dict)  # what the port knows of it
+
+
+Inbound = Request | PortDown | PortUp | Rejected
+
+
+# -- what the hub answers ----------------------------------------------------------------------
+class Outcome(Enum):
+    OK = "ok"
+    ACCEPTED = "accepted"
+    HELD = "held"
+    DUPLICATE = "duplicate"
+    REFUSED = "refused"
+
+
+class Reason(Enum):
+    """Why the hub refused a request; the adapter maps it to what its terminals show."""
+
+    NOT_LOGGED_ON = "not_logged_on"
+    TABLE_HELD = "table_held"
+    INVALID_RESULT = "invalid_result"
+    NOT_IN_MOVEMENT = "not_in_movement"
+    NOT_ALLOWED = "not_allowed"
+    BUSY = "busy"  # the hub could not store it now: send it again
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    outcome: Outcome
+    text: str = ""
+    reason: Reason | None = None
+
+    @classmethod
+    def ok(cls, text: str = "") -> Verdict:
+        return cls(Outcome.OK, text)
+
+    @classmethod
+    def refused(cls, reason: Reason, text: str) -> Verdict:
+        return cls(Outcome.REFUSED, text, reason)
+
+
+# -- what the hub shows ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class TableAssignment:
+    section: str
+    table: int
+    round: int
+    ns_pair: int
+    ew_pair: int
+    boards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockView:
+    section: str
+    round: int
+    phase: str  # "play", "last_board", "no_new_board", "move", "paused", "break"
+    seconds_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class RankingLine:
+    rank: str
+    entrant: int
+    total_hundredths: int
+    names: str
+
+
+@dataclass(frozen=True, slots=True)
+class RankingView:
+    section: str
+    round: int
+    page: int
+    pages: int
+    lines: tuple[RankingLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerNameView:
+    section: str
+    table: int
+    round: int
+    seat: int
+    number: str
+    name: str
+
+
+class TerminalPort(Protocol):
+    """One kind of terminal connection. ``inbound`` carries what its terminals say; the
+    other methods send to one terminal by its address on this port."""
+
+    name: str
+    inbound: asyncio.Queue[Inbound]
+
+    def tasks(self) -> dict[str, Callable[[], Awaitable[None]]]:
+        """What must run while the port serves (reading its line...), by name; the hub
+        supervises them."""
+        ...
+
+    async def stop(self) -> None: ...
+
+    def answer(self, request: Request, verdict: Verdict) -> None: ...
+
+    def assign(self, address: int, assignment: TableAssignment) -> None: ...
+
+    def show_result(self, address: int, view: TravellerView) -> None: ...
+
+    def message(self, address: int, text: str, beep: bool) -> None: ...
+
+    def ranking(self, address: int, page: RankingView) -> None: ...
+
+    def clock(self, address: int, clock: ClockView) -> None: ...
+
+    def player_name(self, address: int, view: PlayerNameView) -> None: ...
+
+    def status(self) -> dict[str, Any]:
+        """The port's own state for the devices read (link counters, connected)."""
+        ...

@@ -1,0 +1,111 @@
+"""What the result screen knows, folded from the hub's feed (docs/api.md): each section's
+last published standings, its round and its clock. Pure: no I/O, the time is passed in."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from drivers.clock.show import ClockShow, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class ClockReading:
+    """The round clock as the hub last sent it, and when (the screen's own time), so the
+    screen can count down between the hub's once-a-second ticks."""
+
+    round: int
+    phase: Phase
+    seconds_left: float
+    at: float
+
+    def show(self, now: float) -> ClockShow:
+        """The clock at ``now``: a paused clock stands still, any other counts down."""
+        left = self.seconds_left
+        if self.phase is not Phase.PAUSED:
+            left -= max(0.0, now - self.at)
+        # whole seconds as the hub's clock shows them: up while time is left, down after
+        seconds = math.ceil(left) if left > 0 else math.floor(left)
+        return ClockShow(self.round, self.phase, seconds)
+
+
+def reading(clock: dict[str, Any] | None, rnd: int, at: float) -> ClockReading | None:
+    """A clock of the feed (``{"phase": "last_board", "seconds_left": 300}``) as a reading."""
+    if not clock:
+        return None
+    return ClockReading(rnd, Phase[clock["phase"].upper()], float(clock["seconds_left"]), at)
+
+
+@dataclass(slots=True)
+class SectionFeed:
+    """One section as the feed tells it: the published standings, not the live ones."""
+
+    letter: str
+    round: int
+    rounds: int
+    unit: str  # "%", "IMPs" or "VP"
+    kind: str  # "pairs" or "teams"
+    published_round: int = 0  # 0: no standings published yet
+    provisional: tuple[int, ...] = ()  # boards released with open questions (D12)
+    rows: list[dict[str, Any]] = field(default_factory=list)  # rows with "previous_rank"
+    clock: ClockReading | None = None
+
+
+@dataclass(slots=True)
+class ScreenState:
+    """The screen's picture of the event. Owned by the screen app's asyncio loop: the
+    feed's messages are applied there, one at a time, and the widgets only read it."""
+
+    event: str = ""
+    sections: dict[str, SectionFeed] = field(default_factory=dict)
+    linked: bool = False  # a snapshot or an event since the last lost link
+
+    def apply(self, msg: dict[str, Any], now: float) -> str | None:
+        """Take one message from the feed; says what changed: ``"standings"`` (redraw the
+        pages), ``"clock"`` or None."""
+        kind = msg.get("type")
+        if kind == "snapshot":
+            self._snapshot(msg["state"], now)
+            return "standings"
+        if kind == "link":
+            self.linked = False
+            return "standings"
+        if kind != "event":
+            return None
+        relinked = not self.linked
+        self.linked = True
+        sec = self.sections.get(msg.get("section", ""))
+        name = msg["event"]
+        if sec is None:
+            return "standings" if relinked else None
+        if name == "standings":
+            sec.published_round = msg["round"]
+            sec.provisional = tuple(msg.get("provisional") or ())
+            sec.rows = list(msg["rows"])
+            return "standings"
+        if name == "clock":
+            sec.clock = reading(msg, msg["round"], now)
+            return "standings" if relinked else "clock"
+        if name == "round_started":
+            sec.round = msg["round"]
+            return "standings"
+        return "standings" if relinked else None
+
+    def _snapshot(self, state: dict[str, Any], now: float) -> None:
+        self.event = state.get("event", "")
+        self.linked = True
+        self.sections = {}
+        for letter, s in state.get("sections", {}).items():
+            published = s.get("published") or {}
+            self.sections[letter] = SectionFeed(
+                letter,
+                s["round"],
+                s["rounds"],
+                s["unit"],
+                s["kind"],
+                published.get("round") or 0,
+                tuple(published.get("provisional") or ()),
+                list(published.get("rows") or []),
+                reading(s.get("clock"), s["round"], now),
+            )

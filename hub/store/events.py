@@ -1,0 +1,276 @@
+"""Events in the store: the event file, its sections' movements (with mid-session changes)
+and the boards' hand records, all stored at once when the event is created."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from hub.event.event_file import EventFile, parse_event
+from hub.event.hand_records import HandRecordError, read_hand_records
+from hub.event.movement.build import build_movement
+from hub.event.movement.check import check_movement
+from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+from hub.store import schema as t
+from hub.store.part import StorePart
+from hub.store.values import StoreError
+
+
+def layout_to_json(layout: Layout) -> dict[str, Any]:
+    data = asdict(layout)
+    data["kind"] = layout.kind.value
+    return data
+
+
+def layout_from_json(data: dict[str, Any]) -> Layout:
+    def tuples(v: Any) -> tuple:
+        return tuple(tuple(x) for x in v)
+
+    return Layout(
+        kind=MovementKind(data["kind"]),
+        winners=data["winners"],
+        copies=data["copies"],
+        shares=tuples(data["shares"]),
+        relays=tuples(data["relays"]),
+        matches=tuples(data["matches"]),
+        arrow_switch=tuples(data["arrow_switch"]),
+        description=data["description"],
+    )
+
+
+class EventStore(StorePart):
+    """Part of ``Store``: events, sections, movements and hand records. A section's movement
+    is read once and cached (the cache follows this store's own movement changes). Like
+    ``Store``: worker threads and the command line, never the hub's loop."""
+
+    _movements: dict[tuple[int, str], Movement]
+
+    def create_event(
+        self,
+        event_text: str,
+        base_dir: Path | None = None,
+        actor: str = "TD",
+        source: str = "event file",
+    ) -> int:
+        """Validate the event file, build every section's movement, store all at once."""
+        event = parse_event(event_text, source)
+        movements: list[tuple[int, str, Movement]] = []
+        for s_index, session in enumerate(event.sessions):
+            for section in session.sections:
+                movement = build_movement(section.movement, section.letter, base_dir)
+                report = check_movement(movement)
+                if not report.ok:
+                    first = report.errors[0]
+                    raise MovementError(
+                        f"section {section.letter}: {first.message}", first.row, first.rule
+                    )
+                movements.append((s_index, section.letter, movement))
+        deals: dict[int, dict[int, str]] = {}
+        for s_index, session in enumerate(event.sessions):
+            if session.hand_records:
+                try:
+                    deals[s_index] = read_hand_records(
+                        (base_dir or Path(".")) / session.hand_records
+                    )
+                except HandRecordError as e:
+                    raise StoreError(f"sessions[{s_index}].hand_records: {e}") from None
+        letters = [m[1] for m in movements]
+        if len(letters) != len(set(letters)):
+            raise StoreError("section letters must be unique across the event's sessions")
+        with Session(self.engine) as db, db.begin():
+            ev = t.Event(
+                name=event.event.name,
+                schema_version=event.schema_version,
+                event_file=event_text,
+                created_at=self.clock(),
+            )
+            db.add(ev)
+            db.flush()
+            for s_index, letter, movement in movements:
+                db.add(
+                    t.SectionRow(
+                        event_id=ev.id,
+                        session=s_index,
+                        letter=letter,
+                        layout=layout_to_json(movement.layout),
+                    )
+                )
+                db.add_all(self._movement_records(ev.id, movement.rows))
+            for s_index, session_deals in deals.items():
+                db.add_all(
+                    t.BoardRecord(event_id=ev.id, session=s_index, number=n, deal=d)
+                    for n, d in sorted(session_deals.items())
+                )
+            for session in event.sessions:
+                for section in session.sections:
+                    for pair in section.pairs:
+                        db.add(
+                            t.Contestant(
+                                event_id=ev.id,
+                                section=section.letter,
+                                kind="pair",
+                                number=pair.number,
+                                name=None,
+                                not_competing=pair.not_competing,
+                                players=[p.model_dump(exclude_none=True) for p in pair.players],
+                            )
+                        )
+                    for team in section.teams:
+                        db.add(
+                            t.Contestant(
+                                event_id=ev.id,
+                                section=section.letter,
+                                kind="team",
+                                number=team.number,
+                                name=team.name,
+                                not_competing=team.not_competing,
+                                players=[p.model_dump(exclude_none=True) for p in team.players],
+                            )
+                        )
+            db.add(
+                t.AuditEntry(
+                    event_id=ev.id,
+                    at=self.clock(),
+                    actor=actor,
+                    action="event_created",
+                    detail={"name": event.event.name},
+                )
+            )
+            return ev.id
+
+    @staticmethod
+    def _movement_records(event_id: int, rows: Iterable[MovementRow]) -> list[t.MovementRowRecord]:
+        return [
+            t.MovementRowRecord(
+                event_id=event_id,
+                section=r.section,
+                table_no=r.table,
+                round=r.round,
+                ns_pair=r.ns_pair,
+                ew_pair=r.ew_pair,
+                boards=";".join(map(str, r.boards)),
+            )
+            for r in rows
+        ]
+
+    def event_ids(self) -> list[int]:
+        with Session(self.engine) as db:
+            return list(db.scalars(select(t.Event.id).order_by(t.Event.id)))
+
+    def event(self, event_id: int) -> EventFile:
+        with Session(self.engine) as db:
+            ev = db.get(t.Event, event_id)
+            if ev is None:
+                raise StoreError(f"no event {event_id} in this store")
+            return parse_event(ev.event_file)
+
+    def sections(self, event_id: int) -> list[str]:
+        with Session(self.engine) as db:
+            return list(
+                db.scalars(
+                    select(t.SectionRow.letter)
+                    .where(t.SectionRow.event_id == event_id)
+                    .order_by(t.SectionRow.letter)
+                )
+            )
+
+    def movement(self, event_id: int, section: str) -> Movement:
+        cached = self._movements.get((event_id, section))
+        if cached is not None:
+            return cached
+        with Session(self.engine) as db:
+            sec = db.scalar(
+                select(t.SectionRow).where(
+                    t.SectionRow.event_id == event_id, t.SectionRow.letter == section
+                )
+            )
+            if sec is None:
+                raise StoreError(f"event {event_id} has no section {section}")
+            m = t.MovementRowRecord
+            rows = db.execute(
+                select(m.section, m.table_no, m.round, m.ns_pair, m.ew_pair, m.boards).where(
+                    m.event_id == event_id, m.section == section
+                )
+            )
+            out = tuple(
+                MovementRow(sec_, table, rnd, ns, ew, tuple(int(b) for b in boards.split(";") if b))
+                for sec_, table, rnd, ns, ew, boards in rows
+            )
+            movement = Movement(out, layout_from_json(sec.layout)).sorted()
+        self._movements[(event_id, section)] = movement
+        return movement
+
+    def replace_movement_from_round(
+        self, event_id: int, section: str, first_round: int, movement: Movement, actor: str = "TD"
+    ) -> Movement:
+        """A mid-session change: rounds before ``first_round`` stay as played; results are
+        never touched."""
+        current = self.movement(event_id, section)
+        moved = tuple(replace(r, section=section) for r in movement.rows)
+        changed = current.from_round(first_round, replace(movement, rows=moved))
+        report = check_movement(changed)
+        if not report.ok:
+            raise MovementError(
+                report.errors[0].message, report.errors[0].row, report.errors[0].rule
+            )
+        with Session(self.engine) as db, db.begin():
+            for rec in db.scalars(
+                select(t.MovementRowRecord).where(
+                    t.MovementRowRecord.event_id == event_id,
+                    t.MovementRowRecord.section == section,
+                    t.MovementRowRecord.round >= first_round,
+                )
+            ):
+                db.delete(rec)
+            db.flush()
+            db.add_all(
+                self._movement_records(
+                    event_id, (r for r in changed.rows if r.round >= first_round)
+                )
+            )
+            sec = db.scalar(
+                select(t.SectionRow).where(
+                    t.SectionRow.event_id == event_id, t.SectionRow.letter == section
+                )
+            )
+            assert sec is not None
+            sec.layout = layout_to_json(changed.layout)
+            db.add(
+                t.AuditEntry(
+                    event_id=event_id,
+                    at=self.clock(),
+                    actor=actor,
+                    action="movement_changed",
+                    detail={"section": section, "from_round": first_round},
+                )
+            )
+        self._movements[(event_id, section)] = changed
+        return changed
+
+    def hand_records(self, event_id: int, session: int = 0) -> dict[int, str]:
+        """Every board's deal of a session (empty without hand records)."""
+        with Session(self.engine) as db:
+            return {
+                n: d
+                for n, d in db.execute(
+                    select(t.BoardRecord.number, t.BoardRecord.deal).where(
+                        t.BoardRecord.event_id == event_id, t.BoardRecord.session == session
+                    )
+                )
+            }
+
+    def hand_record(self, event_id: int, board: int, session: int = 0) -> str | None:
+        """The deal of a board (PBN ``N:…``), if the event has hand records."""
+        with Session(self.engine) as db:
+            return db.scalar(
+                select(t.BoardRecord.deal).where(
+                    t.BoardRecord.event_id == event_id,
+                    t.BoardRecord.session == session,
+                    t.BoardRecord.number == board,
+                )
+            )

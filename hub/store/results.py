@@ -1,0 +1,278 @@
+"""Results in the store: append-only revisions of each key, held results and the TD's
+decisions on them, and the live result of every key.
+
+A result is durable when ``record`` returns: its transaction has committed with the
+database's full durability (decisions D11); several results may share one commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import and_, func, select, text, tuple_
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from hub.event.movement.model import Movement
+from hub.event.result_key import KeyVerdict, check_key
+from hub.store import schema as t
+from hub.store.part import StorePart
+from hub.store.values import (
+    COLUMN,
+    ENTRY_FIELDS,
+    LiveLine,
+    ResultEntry,
+    StoredResult,
+    StoreError,
+    aware,
+    to_stored,
+)
+
+
+class ResultStore(StorePart):
+    """Part of ``Store``: recording results (group commit), held results, live results.
+    Keys are checked against the section's movement, which ``EventStore`` provides. Like
+    ``Store``: worker threads and the command line, never the hub's loop."""
+
+    if TYPE_CHECKING:
+
+        def movement(self, event_id: int, section: str) -> Movement: ...
+
+    def record(
+        self,
+        event_id: int,
+        entries: Sequence[ResultEntry],
+        status: str = "accepted",
+        also: Callable[[Session], None] | None = None,
+    ) -> list[StoredResult]:
+        """Store results in one transaction (group commit); each gets the next revision of
+        its key. A ``submission_key`` seen before returns the stored record, marked
+        ``duplicate``, and writes nothing. ``also`` runs in the same transaction."""
+        if status not in ("accepted", "held"):
+            raise StoreError(f"status {status!r}: results are stored accepted or held")
+        self._check_keys(event_id, entries, status)
+        for attempt in range(5):
+            try:
+                return self._record_once(event_id, entries, status, also)
+            except IntegrityError:
+                if attempt == 4:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _check_keys(self, event_id: int, entries: Sequence[ResultEntry], status: str) -> None:
+        """Refuse the whole batch, naming each mismatch, if any key is outside the movement
+        (for accepted results also a board or pairs that do not match: those are held)."""
+        movements: dict[str, Movement] = {}
+        problems = []
+        for e in entries:
+            if e.section not in movements:
+                try:
+                    movements[e.section] = self.movement(event_id, e.section)
+                except StoreError:
+                    problems.append(f"section {e.section} is not in event {event_id}")
+                    continue
+            verdict = check_key(
+                movements[e.section], e.section, e.table, e.round, e.board, e.ns_pair, e.ew_pair
+            )
+            if verdict.verdict is KeyVerdict.REFUSE or (
+                verdict.verdict is KeyVerdict.HOLD and status == "accepted"
+            ):
+                problems.append(
+                    f"section {e.section} table {e.table} round {e.round} board "
+                    f"{e.board}: {verdict.reason}"
+                )
+        if problems:
+            raise StoreError("; ".join(problems))
+
+    def _record_once(
+        self,
+        event_id: int,
+        entries: Sequence[ResultEntry],
+        status: str,
+        also: Callable[[Session], None] | None,
+    ) -> list[StoredResult]:
+        r = t.ResultRecord
+        with Session(self.engine) as db, db.begin():
+            if db.get(t.Event, event_id) is None:
+                raise StoreError(f"no event {event_id} in this store")
+            if also is not None:
+                also(db)
+            keys = sorted({e.key for e in entries})
+            if db.get_bind().dialect.name == "postgresql":
+                # hubs sharing a PostgreSQL event take turns per result key (sorted: no
+                # deadlock between two batches)
+                db.execute(
+                    text(
+                        "SELECT pg_advisory_xact_lock(hashtext(k)) FROM "
+                        "unnest(CAST(:ks AS text[])) AS k ORDER BY k"
+                    ),
+                    {"ks": [f"{event_id}:{s}:{tb}:{rd}:{b}" for s, tb, rd, b in keys]},
+                )
+            wanted = {e.submission_key for e in entries if e.submission_key is not None}
+            known: dict[str, t.ResultRecord] = {}
+            if wanted:
+                known = {
+                    x.submission_key: x
+                    for x in db.scalars(
+                        select(r).where(r.event_id == event_id, r.submission_key.in_(wanted))
+                    )
+                    if x.submission_key is not None
+                }
+            top: dict[tuple[str, int, int, int], int] = {}
+            for i in range(0, len(keys), 200):
+                chunk = keys[i : i + 200]
+                for sec, tab, rnd, brd, rev in db.execute(
+                    select(r.section, r.table_no, r.round, r.board, func.max(r.revision))
+                    .where(
+                        r.event_id == event_id,
+                        tuple_(r.section, r.table_no, r.round, r.board).in_(chunk),
+                    )
+                    .group_by(r.section, r.table_no, r.round, r.board)
+                ):
+                    top[(sec, tab, rnd, brd)] = rev
+            now = self.clock()
+            out: list[t.ResultRecord | StoredResult] = []
+            for e in entries:
+                if e.submission_key is not None and e.submission_key in known:
+                    prior = known[e.submission_key]
+                    out.append(prior if prior in db.new else to_stored(prior, duplicate=True))
+                    continue
+                revision = top.get(e.key, 0) + 1
+                top[e.key] = revision
+                values = {COLUMN.get(n, n): getattr(e, n) for n in ENTRY_FIELDS}
+                rec = t.ResultRecord(
+                    event_id=event_id, revision=revision, status=status, received_at=now, **values
+                )
+                db.add(rec)
+                if e.submission_key is not None:
+                    known[e.submission_key] = rec
+                out.append(rec)
+            db.flush()
+            seen: set[int] = set()
+            result = []
+            for x in out:
+                if isinstance(x, StoredResult):
+                    result.append(x)
+                else:
+                    result.append(to_stored(x, duplicate=id(x) in seen))
+                    seen.add(id(x))
+            return result
+
+    def decide_held(
+        self,
+        event_id: int,
+        result_id: int,
+        accept: bool,
+        actor: str,
+        rekey: dict[str, Any] | None = None,
+    ) -> StoredResult | None:
+        """The TD accepts a held result (as a new accepted revision, optionally re-keyed to
+        the real board, pairs or direction) or rejects it. One transaction; audited."""
+        with Session(self.engine) as db:
+            held = db.get(t.ResultRecord, result_id)
+            if held is None or held.event_id != event_id or held.status != "held":
+                raise StoreError(f"result {result_id} is not a held result of event {event_id}")
+            entry = to_stored(held)
+
+        def release(db: Session) -> None:
+            row = db.get(t.ResultRecord, result_id, with_for_update=True)
+            if row is None or row.status != "held":
+                raise StoreError(f"result {result_id} was decided meanwhile")
+            row.status = "released" if accept else "rejected"
+            db.add(
+                t.AuditEntry(
+                    event_id=event_id,
+                    at=self.clock(),
+                    actor=actor,
+                    action="held_accepted" if accept else "held_rejected",
+                    detail={"result": result_id, "rekey": rekey or {}},
+                )
+            )
+
+        if not accept:
+            with Session(self.engine) as db, db.begin():
+                release(db)
+            return None
+        base = {n: getattr(entry, n) for n in ENTRY_FIELDS}
+        base.update(rekey or {})
+        base["submission_key"] = None
+        base["entered_by"] = actor
+        base["note"] = f"accepted from held result {result_id}"
+        return self.record(event_id, [ResultEntry(**base)], also=release)[0]
+
+    def results(self, event_id: int, section: str | None = None) -> list[StoredResult]:
+        """Every stored revision, oldest first."""
+        with Session(self.engine) as db:
+            q = select(t.ResultRecord).where(t.ResultRecord.event_id == event_id)
+            if section is not None:
+                q = q.where(t.ResultRecord.section == section)
+            return [to_stored(r) for r in db.scalars(q.order_by(t.ResultRecord.id))]
+
+    def _live_query(self, event_id: int, section: str | None, columns: list[Any]) -> Any:
+        r = t.ResultRecord
+        latest = (
+            select(r.section, r.table_no, r.round, r.board, func.max(r.revision).label("rev"))
+            .where(r.event_id == event_id, r.status == "accepted")
+            .group_by(r.section, r.table_no, r.round, r.board)
+        )
+        if section is not None:
+            latest = latest.where(r.section == section)
+        sub = latest.subquery()
+        return (
+            select(*columns)
+            .join(
+                sub,
+                and_(
+                    r.section == sub.c.section,
+                    r.table_no == sub.c.table_no,
+                    r.round == sub.c.round,
+                    r.board == sub.c.board,
+                    r.revision == sub.c.rev,
+                ),
+            )
+            .where(r.event_id == event_id, r.erased.is_(False))
+            .order_by(r.section, r.board, r.table_no, r.round)
+        )
+
+    def live_results(self, event_id: int, section: str | None = None) -> list[StoredResult]:
+        """The live result of each key: its latest accepted revision, unless that erased it."""
+        r = t.ResultRecord
+        cols = [getattr(r, COLUMN.get(n, n)) for n in ENTRY_FIELDS]
+        q = self._live_query(event_id, section, [*cols, r.id, r.revision, r.status, r.received_at])
+        width = len(ENTRY_FIELDS)
+        with Session(self.engine) as db:
+            out = []
+            for row in db.execute(q):
+                values = dict(zip(ENTRY_FIELDS, row[:width], strict=True))
+                values["terminal_time"] = aware(values["terminal_time"])
+                rid, rev, status, received = row[width:]
+                out.append(
+                    StoredResult(
+                        **values, id=rid, revision=rev, status=status, received_at=aware(received)
+                    )
+                )
+            return out
+
+    def live_lines(self, event_id: int, section: str | None = None) -> list[LiveLine]:
+        """The live results with only what scoring needs (fast: for rebuilding views)."""
+        r = t.ResultRecord
+        q = self._live_query(
+            event_id,
+            section,
+            [
+                r.section,
+                r.table_no,
+                r.round,
+                r.board,
+                r.ns_pair,
+                r.ew_pair,
+                r.contract,
+                r.declarer,
+                r.tricks,
+                r.score_ns,
+                r.adjusted,
+            ],
+        )
+        with Session(self.engine) as db:
+            return [LiveLine(*row) for row in db.execute(q)]
