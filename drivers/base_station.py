@@ -94,7 +94,7 @@ class BaseStationDriver:
         if transport is None:
             return
         try:  # bounded: a line whose other end is gone may never confirm the close
-            await asyncio.wait_for(transport.close(), CLOSE_S)
+            await asyncio.wait_for(asyncio.shield(transport.close()), CLOSE_S)  # finishes
         except TimeoutError:
             log.warning("closing %s: no answer in %.0f s; left to the system", self.url, CLOSE_S)
         except asyncio.CancelledError:

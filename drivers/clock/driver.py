@@ -15,6 +15,7 @@ from drivers.clock.show import ClockShow
 from drivers.transport import LineError, Transport, open_transport
 
 log = logging.getLogger(__name__)
+CLOSE_S = 2.0
 
 
 class ClockDriver:
@@ -93,7 +94,8 @@ class ClockDriver:
                 self.reconnects += 1
                 self.alpha.reset()  # a sign that lost power needs its memory configured again
                 self._pending = b""
-                await transport.close()
+                with contextlib.suppress(Exception):  # bounded: a dead line may never confirm
+                    await asyncio.wait_for(asyncio.shield(transport.close()), CLOSE_S)
 
     async def _serve(self, transport: Transport) -> None:
         reader = asyncio.ensure_future(transport.read())

@@ -131,7 +131,11 @@ class Publication:
         if self.withheld.get(section) != rnd:
             return
         del self.withheld[section]
-        await self.publish(section, round_=rnd)
+        try:
+            await self.publish(section, round_=rnd)
+        except BaseException:
+            self.withheld.setdefault(section, rnd)  # still to publish: the next check tries
+            raise
         self.send_rankings(section, rnd)
 
     async def release(self, section: str, actor: str) -> list[int]:
@@ -165,6 +169,9 @@ class Publication:
             return  # nothing published yet: the change shows in the live standings
         rnd = round_ if round_ is not None else self.published.get(section, 0)
         self.published[section] = max(rnd, self.published.get(section, 0))
+        rows = await self._with_previous(section, rnd)  # first: a failed read records nothing
+        if rnd < self.published[section]:
+            return  # a later round went out meanwhile: the screens keep it
         detail = {"section": section, "round": rnd, "provisional": provisional or []}
         actor = released_by or "hub"
         try:  # the record is for restarts; the room gets its standings even if it fails
@@ -173,7 +180,6 @@ class Publication:
             )
         except Exception:
             log.exception("recording the publication of round %d of section %s", rnd, section)
-        rows = await self._with_previous(section, rnd)
         self.last[section] = {
             "round": rnd,
             "provisional": provisional or [],

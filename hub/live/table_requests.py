@@ -164,7 +164,10 @@ class TableRequests:
             id=stored.id,
         )
         if out.outcome is tp.Outcome.ACCEPTED:
-            self.scores.accepted(stored)
+            try:  # a scoring fault must not keep the board from finishing at the table
+                self.scores.accepted(stored)
+            except Exception:
+                log.exception("scoring result %d", stored.id)
             event = rc.ResultAccepted(s.table, s.round, s.board, self.clock())
             await self.rounds.handle(s.section, event)
 
