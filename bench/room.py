@@ -129,7 +129,12 @@ async def room(
             await st.stop()
             st.line.close()
         hub.terminate()
-        hub.wait(30)
+        try:
+            hub.wait(30)
+        except subprocess.TimeoutExpired:  # a hub that ignores SIGTERM is a finding, not a crash
+            print("   (this hub did not stop within 30 s of SIGTERM: killed)")
+            hub.kill()
+            hub.wait(30)
     ack = [x for t in terminals for x in t.log.ack_s]
     view = [x for t in terminals for x in t.log.view_s]
     n = sum(len(t.log.accepted) for t in terminals)

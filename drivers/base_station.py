@@ -1,6 +1,12 @@
 """The base-station driver: a line (serial or USB) plus the reliable link, run on the
 asyncio loop. It hands the hub typed events and takes typed commands; it reconnects after
-an unplug with backoff."""
+an unplug with backoff.
+
+The hub's end of the link (docs/protocol.md §3): its epoch is the hub's boot counter
+(``begin_epoch``), every address's sequence begins with the hub's HELLO, the station hears a
+HEARTBEAT when the hub has sent nothing else for ``heartbeat_s``, and a station silent for
+``silence_s`` is taken as gone.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +16,33 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 
-from drivers.protocol.link import Event, Link, Received
-from drivers.protocol.messages import Message, NakCode, Outcome
+from drivers.line import CLOSE_S, close_bounded
+from drivers.protocol.codec import MessageError
+from drivers.protocol.link import Event, Link, Received, random_epoch
+from drivers.protocol.messages import (
+    DeviceKind,
+    Heartbeat,
+    Hello,
+    Message,
+    NakCode,
+    Outcome,
+    TerminalJoined,
+)
 from drivers.transport import LineError, Transport, open_transport
 
 log = logging.getLogger(__name__)
-CLOSE_S = 2.0
+HEARTBEAT_S = 5.0  # the hub's heartbeat when idle; a station presumes it gone after 3x
+
+
+def hub_hello() -> Hello:
+    """The HELLO the hub begins each address's sequence with."""
+    try:
+        firmware = version("bridgehub")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        firmware = ""
+    return Hello(int(DeviceKind.HUB), "bridgehub", firmware)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +61,13 @@ Opener = Callable[[str], Awaitable[Transport]]
 
 
 class BaseStationDriver:
-    """One base station line. Events go to ``events``; ``send``/``ack``/``nak`` answer.
-    Runs on the asyncio loop that started it."""
+    """One base station line. Runs on the asyncio loop that started it.
+
+    ``events`` carries ``LineUp``/``LineDown`` and the link's events: ``Received`` (answer
+    it with ``ack``/``nak``); for every message ``send`` queued that needs an answer,
+    exactly one of ``Acked``, ``Nacked`` (refused: ``code``, ``text``) or ``GaveUp`` (no
+    answer after every try), each carrying the terminal's address and the message (the
+    hub's own HELLOs among them); ``Refused``, ``Garbage`` and ``PeerRestarted``."""
 
     def __init__(
         self,
@@ -47,10 +78,11 @@ class BaseStationDriver:
         opener: Opener = open_transport,
         backoff: tuple[float, float] = (0.05, 2.0),
         silence_s: float = 15.0,
+        heartbeat_s: float = HEARTBEAT_S,
     ) -> None:
         self.url = url
         self.clock = clock
-        self.link = Link(clock, epoch if epoch is not None else int(time.time()))
+        self.link = self._new_link(epoch if epoch is not None else random_epoch())
         self.events: asyncio.Queue[StationEvent] = asyncio.Queue()
         self._opener = opener
         self._backoff = backoff
@@ -60,11 +92,36 @@ class BaseStationDriver:
         self.connected = asyncio.Event()
         self.reconnects = 0
         self.silence_s = silence_s  # a station heartbeats every 5 s (docs/protocol.md §3)
+        self.heartbeat_s = heartbeat_s
+        self._started = self._last_sent = clock()
+
+    def _new_link(self, epoch: int) -> Link:
+        hello = hub_hello()
+        return Link(self.clock, epoch, hello=lambda _address: hello)
+
+    def begin_epoch(self, epoch: int) -> None:
+        """The hub's epoch on this line from now on: its boot counter (docs/protocol.md
+        §3). Called before ``run``; anything queued before is forgotten, as at a restart."""
+        self.link = self._new_link(epoch)
 
     # -- commands ---------------------------------------------------------------------------
-    def send(self, terminal: int, message: Message) -> None:
-        self.link.send(terminal, message)
+    def send(self, terminal: int, message: Message) -> MessageError | None:
+        """Queue ``message`` for ``terminal``. One that cannot be encoded (a number out of
+        range, an identifier too long; display text is cut to fit instead) is not sent: the
+        error is logged and returned, and the line carries on."""
+        try:
+            self.link.send(terminal, message)
+        except MessageError as e:
+            log.error(
+                "%s: not sent to terminal %d, %s cannot be encoded: %s",
+                self.url,
+                terminal,
+                type(message).__name__,
+                e,
+            )
+            return e
         self._wake.set()
+        return None
 
     def ack(self, rx: Received, outcome: Outcome = Outcome.OK, text: str = "") -> None:
         self.link.ack(rx, outcome, text)
@@ -93,10 +150,11 @@ class BaseStationDriver:
         transport, self._transport = self._transport, None
         if transport is None:
             return
-        try:  # bounded: a line whose other end is gone may never confirm the close
-            await asyncio.wait_for(asyncio.shield(transport.close()), CLOSE_S)  # finishes
-        except TimeoutError:
-            log.warning("closing %s: no answer in %.0f s; left to the system", self.url, CLOSE_S)
+        try:
+            if not await close_bounded(transport):
+                log.warning(
+                    "closing %s: no answer in %.0f s; left to the system", self.url, CLOSE_S
+                )
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if task is not None and task.cancelling():
@@ -141,29 +199,34 @@ class BaseStationDriver:
 
     async def _serve(self, transport: Transport) -> None:
         reader = asyncio.ensure_future(transport.read())
-        last_heard = self.clock()
+        last_heard = self._last_sent = self.clock()
+        self.link.greet(0)  # the hub's HELLO to the station (docs/protocol.md §3)
         try:
             while True:
+                if self.clock() >= self._last_sent + self.heartbeat_s:
+                    self.link.send(0, Heartbeat(self._uptime_ms()))
                 await self._flush(transport)
                 silent_until = last_heard + self.silence_s
                 if self.clock() >= silent_until:
                     raise LineError(f"{self.url}: nothing heard for {self.silence_s:g} s")
+                deadlines = [silent_until, self._last_sent + self.heartbeat_s]
                 due = self.link.next_deadline()
-                timeout = (
-                    silent_until - self.clock()
-                    if due is None
-                    else max(0.0, min(due, silent_until) - self.clock())
-                )
+                if due is not None:
+                    deadlines.append(due)
+                timeout = max(0.0, min(deadlines) - self.clock())
                 waker = asyncio.ensure_future(self._wake.wait())
-                done, _ = await asyncio.wait(
-                    {reader, waker}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-                )
-                waker.cancel()
+                try:
+                    done, _ = await asyncio.wait(
+                        {reader, waker}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                    )
+                finally:  # a stop while waiting leaves no waiting task behind
+                    waker.cancel()
                 self._wake.clear()
                 if reader in done:
                     data = reader.result()  # raises LineError when the line is gone
                     last_heard = self.clock()
                     for ev in self.link.feed(data):
+                        self._greet(ev)
                         await self.events.put(ev)
                     reader = asyncio.ensure_future(transport.read())
                 for ev in self.link.poll():
@@ -173,7 +236,23 @@ class BaseStationDriver:
             with contextlib.suppress(asyncio.CancelledError, LineError):
                 await reader
 
+    def _greet(self, ev: Event) -> None:
+        """Begin the hub's epoch toward a terminal as soon as the hub hears of it (a frame
+        from its address, or the station's TERMINAL_JOINED): its HELLO tells a terminal
+        that a restarted hub does not know it yet, so it logs on again (docs/protocol.md
+        §3) even when it has nothing else to say."""
+        if not isinstance(ev, Received):
+            return
+        if ev.terminal:
+            self.link.greet(ev.terminal)
+        elif isinstance(ev.message, TerminalJoined) and ev.message.address:
+            self.link.greet(ev.message.address)
+
     async def _flush(self, transport: Transport) -> None:
         data = self.link.data_to_send()
         if data:
             await transport.write(data)
+            self._last_sent = self.clock()
+
+    def _uptime_ms(self) -> int:
+        return int((self.clock() - self._started) * 1000) & 0xFFFFFFFF

@@ -7,7 +7,10 @@ A module of its own so that a backend never imports the module that chooses back
 
 from __future__ import annotations
 
+import asyncio
 from typing import Protocol
+
+CLOSE_S = 2.0
 
 
 class LineError(ConnectionError):
@@ -26,3 +29,20 @@ class Transport(Protocol):
     async def write(self, data: bytes) -> None: ...
 
     async def close(self) -> None: ...
+
+
+async def close_bounded(transport: Transport, seconds: float = CLOSE_S) -> bool:
+    """Close ``transport``, waiting at most ``seconds`` (a line whose other end is gone may
+    never confirm the close); False when it did not confirm in time. A stop that arrives
+    just as the close finishes is raised, never lost: Python 3.11's ``wait_for`` returns
+    the result instead when both happen in the same turn of the loop, and the line's task
+    would then run on after its stop."""
+    try:
+        await asyncio.wait_for(asyncio.shield(transport.close()), seconds)
+        confirmed = True
+    except TimeoutError:
+        confirmed = False
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+    return confirmed

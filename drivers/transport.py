@@ -41,6 +41,8 @@ class SerialTransport:
     @classmethod
     async def open(cls, url: str, baudrate: int = 115200, **settings: Any) -> SerialTransport:
         """``settings``: pyserial's bytesize, parity, stopbits (e.g. 7E1 for Alpha signs)."""
+        if "://" not in url:  # a device: no other program may share the open port
+            settings.setdefault("exclusive", True)
         try:
             reader, writer = await serial_asyncio_fast.open_serial_connection(
                 url=url, baudrate=baudrate, **settings

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from drivers.protocol.messages import NO_DECLARER, Seat
+from drivers.protocol.messages import NO_DECLARER, NO_TRICKS, Seat
 from scoring.contract import Contract, Doubling, Strain
 
 STRAINS = [Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES, Strain.NOTRUMP]
@@ -46,7 +46,7 @@ class PlayerBot:
         level = deal.choice([1, 2, 2, 3, 3, 4, 4, 4, 5, 6])
         side = deal.choice([0, 1])
         if rng.random() < 0.03:
-            return Entry(board, "PASS", NO_DECLARER, "", 0)
+            return Entry(board, "PASS", NO_DECLARER, "", NO_TRICKS)
         level = min(7, max(1, level + rng.choice([-1, 0, 0, 0, 1])))
         doubling = Doubling.DOUBLED if rng.random() < 0.08 else Doubling.NONE
         contract = Contract(level, strain, doubling)

@@ -60,7 +60,11 @@ class PtyLine:
         tmp.replace(self.path)
 
     def unplug(self) -> None:
-        """Like yanking the cable: the hub's next read fails."""
+        """Like yanking the cable: the hub's next read fails, and the symlink goes as udev
+        removes it (left in place, it would name a pty number that another process may
+        take next, and the hub would open that one)."""
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
         for fd in (self.master, self._slave):
             if fd is not None:
                 with contextlib.suppress(OSError):

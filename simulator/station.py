@@ -1,15 +1,20 @@
 """A virtual base station with N virtual terminals on one line, speaking BHWP/1 exactly as
-hardware would (the same link code as the hub's driver), with faults and unplugging."""
+hardware would (the same link code as the hub's driver), with faults and unplugging.
+
+The station's own messages (HELLO, TERMINAL_JOINED, heartbeats) travel at address 0 in its
+own epoch; it presumes the hub gone when no intact frame came from it for three of the
+hub's heartbeat periods (docs/protocol.md §3)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import time
 from collections.abc import Callable
 
-from drivers.protocol.link import Acked, GaveUp, Link, Nacked, Received
+from drivers.protocol.link import Acked, GaveUp, Link, Nacked, Received, random_epoch
 from drivers.protocol.messages import (
     DeviceKind,
     Heartbeat,
@@ -22,8 +27,15 @@ from simulator.faults import Faults
 from simulator.line import PtyLine, SocketLine
 from simulator.terminal import VirtualTerminal
 
+log = logging.getLogger(__name__)
+HUB_SILENCE_S = 15.0  # three of the hub's 5 s heartbeats
+
 
 class VirtualBaseStation:
+    """A simulated base station and its terminals; runs on the simulator's asyncio loop.
+    ``epoch``: the station's own (default random: a simulated station keeps no boot
+    counter, and a random epoch differs from its previous run's)."""
+
     def __init__(
         self,
         line: PtyLine | SocketLine,
@@ -33,13 +45,19 @@ class VirtualBaseStation:
         epoch: int | None = None,
         faults: Faults | None = None,
         heartbeat_s: float = 5.0,
+        hub_silence_s: float = HUB_SILENCE_S,
     ) -> None:
         self.line = line
         self.serial = serial
         self.clock = clock
-        self.link = Link(clock, epoch if epoch is not None else int(time.time()))
+        self.link = Link(clock, epoch if epoch is not None else random_epoch())
         self.faults = faults or Faults()
         self.heartbeat_s = heartbeat_s
+        self.hub_silence_s = hub_silence_s
+        self.hub_heard: float | None = None  # when an intact frame last came from the hub
+        self.hub_losses = 0  # how often the hub was presumed gone
+        self._hub_up = False
+        self._hub_epoch: int | None = None  # the epoch of the hub's last HELLO
         self.terminals: dict[int, VirtualTerminal] = {}
         self._inbox: asyncio.Queue[bytes] = asyncio.Queue()
         self._wake = asyncio.Event()
@@ -126,7 +144,7 @@ class VirtualBaseStation:
         self.send(0, Hello(int(DeviceKind.BASE_STATION), self.serial, "sim-1"))
         for t in self.terminals.values():
             t.boot()  # the terminal's epoch first: every frame for its address carries it
-            self.send(t.address, TerminalJoined(t.serial))
+            self.send(0, TerminalJoined(t.address, t.serial))  # the station's own sequence
             t.start()
         self._task = asyncio.get_running_loop().create_task(self._run(), name=self.serial)
 
@@ -150,22 +168,61 @@ class VirtualBaseStation:
             wait = min(x for x in (due, next_beat) if x is not None) - self.clock()
             getter = asyncio.ensure_future(self._inbox.get())
             waker = asyncio.ensure_future(self._wake.wait())
-            done, _ = await asyncio.wait(
-                {getter, waker}, timeout=max(0.0, wait), return_when=asyncio.FIRST_COMPLETED
-            )
-            waker.cancel()
+            try:
+                done, _ = await asyncio.wait(
+                    {getter, waker}, timeout=max(0.0, wait), return_when=asyncio.FIRST_COMPLETED
+                )
+            except asyncio.CancelledError:  # stopped while waiting: leave nothing waiting
+                getter.cancel()
+                raise
+            finally:
+                waker.cancel()
             self._wake.clear()
             if getter in done:
-                self._dispatch(self.link.feed(getter.result()))
+                self.receive(getter.result())
             else:
                 getter.cancel()
             self._dispatch(self.link.poll())
+            self.hub_present()
             if self.clock() >= next_beat:
                 self.link.send(0, Heartbeat(self._uptime()))
                 next_beat = self.clock() + self.heartbeat_s
 
+    def receive(self, data: bytes) -> None:
+        """Bytes from the hub: every intact frame among them shows the hub is there."""
+        frames = self.link.stats["frames_in"]
+        self._dispatch(self.link.feed(data))
+        if self.link.stats["frames_in"] > frames:
+            self.hub_heard = self.clock()
+            self.hub_present()
+
+    def _hub_hello(self, epoch: int) -> None:
+        """The hub's HELLO at address 0: in an epoch not seen before (a hub that started
+        or restarted) the station announces its terminals again, so the hub greets each
+        and they log on again (docs/protocol.md §3)."""
+        if epoch == self._hub_epoch:
+            return
+        self._hub_epoch = epoch
+        for t in self.terminals.values():
+            self.send(0, TerminalJoined(t.address, t.serial))
+
+    def hub_present(self) -> bool:
+        """Whether the hub is there: an intact frame from it within ``hub_silence_s``
+        (docs/protocol.md §3). A change is logged; each loss is counted."""
+        up = self.hub_heard is not None and self.clock() - self.hub_heard < self.hub_silence_s
+        if up != self._hub_up:
+            self._hub_up = up
+            if up:
+                log.info("%s: the hub is there", self.serial)
+            else:
+                self.hub_losses += 1
+                log.warning("%s: nothing from the hub for %g s", self.serial, self.hub_silence_s)
+        return up
+
     def _dispatch(self, events: list) -> None:
         for ev in events:
+            if isinstance(ev, Received) and ev.terminal == 0 and isinstance(ev.message, Hello):
+                self._hub_hello(ev.epoch)
             if isinstance(ev, Received | Acked | Nacked | GaveUp):
                 terminal = self.terminals.get(ev.terminal)
                 if terminal is not None:

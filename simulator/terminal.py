@@ -10,7 +10,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from drivers.protocol.link import Acked, GaveUp, Link, Nacked, Received
+from drivers.protocol.link import (
+    MAX_RTO,
+    RTO,
+    Acked,
+    GaveUp,
+    Link,
+    Nacked,
+    Received,
+    random_epoch,
+)
 from drivers.protocol.messages import (
     Assignment,
     BoardStarted,
@@ -19,10 +28,12 @@ from drivers.protocol.messages import (
     Logon,
     Message,
     NakCode,
+    NextSeating,
     Outcome,
     Result,
     ResultView,
     RoundStarted,
+    Settings,
     Status,
     TDCall,
     Verify,
@@ -67,7 +78,11 @@ class VirtualTerminal:
         *,
         speed: float = 1.0,
         now_ms: Callable[[], int] | None = None,
+        epoch: int | None = None,
     ) -> None:
+        """``epoch``: that of the first boot, then one more at each (default random: a
+        simulated terminal keeps no boot counter, and a random epoch differs from the one
+        of its previous run, docs/protocol.md §3)."""
         self.address = address
         self.serial = serial
         self.section = section
@@ -75,16 +90,22 @@ class VirtualTerminal:
         self.bot = bot
         self.speed = speed
         self.now_ms = now_ms or (lambda: int(time.time() * 1000))
-        self.epoch = 0
+        self.epoch = 0  # before the first boot
+        self._next_epoch = epoch if epoch is not None else random_epoch()
         self.station: Station | None = None
         self.assignment: Assignment | None = None
         self.unacked: dict[ResultKey, Result] = {}
         self.log = TerminalLog()
         self._assigned = asyncio.Event()
         self.round_done = asyncio.Event()
+        self.rounds: int | None = None  # from SETTINGS "rounds"
+        self.moves: list[NextSeating] = []  # where the table's pairs were sent
+        self.session_over = asyncio.Event()  # NEXT_SEATING past the last round
         self._task: asyncio.Task[None] | None = None
         self._sent_at: dict[tuple[int, int], float] = {}
         self._retried: set[Message] = set()
+        self._busy: dict[Message, int] = {}  # BUSY answers so far, per waiting result
+        self._hub_epoch: int | None = None  # the hub's epoch its last HELLO began
         self.battery = 100 - (table * 7) % 40  # terminals come charged unevenly
 
     # -- power --------------------------------------------------------------------------------
@@ -92,7 +113,7 @@ class VirtualTerminal:
         """Power on (or reboot): a new epoch, HELLO, LOGON, then everything not yet
         acknowledged again (results survive a reboot in the terminal's memory)."""
         assert self.station is not None
-        self.epoch += 1
+        self.epoch, self._next_epoch = self._next_epoch, self._next_epoch % 0xFFFFFFFF + 1
         self.station.link.set_epoch(self.address, self.epoch)
         self.send(Hello(int(DeviceKind.TERMINAL), self.serial, "sim-1"))
         self.send(Logon(self.serial, self.section, self.table, "sim-1"))
@@ -183,6 +204,12 @@ class VirtualTerminal:
                 sent = self._sent_at.get((self.assignment.round, msg.board))
                 if sent is not None:
                     self.log.view_s.append(time.perf_counter() - sent)
+            if isinstance(msg, Hello) and msg.kind == DeviceKind.HUB:
+                self._hub_hello(ev.epoch)
+            if isinstance(msg, Settings):
+                self._settings(msg)
+            elif isinstance(msg, NextSeating):
+                self._next_seating(msg)
             if isinstance(msg, Assignment) and not (
                 self.assignment is not None
                 and (self.assignment.section, self.assignment.table, self.assignment.round)
@@ -199,6 +226,7 @@ class VirtualTerminal:
         elif isinstance(ev, Acked):
             if isinstance(ev.message, Result):
                 r = ev.message
+                self._busy.pop(r, None)
                 self.unacked.pop((r.section, r.table, r.round, r.board, r.revision), None)
                 sent = self._sent_at.get((r.round, r.board))
                 if sent is not None:
@@ -219,6 +247,12 @@ class VirtualTerminal:
                 self.send(Logon(self.serial, self.section, self.table, "sim-1"))
                 self.send(ev.message)
                 return
+            if isinstance(ev.message, Result) and ev.code == NakCode.BUSY:
+                # the hub could not store it: again after the retransmission pause (§3)
+                tries = self._busy[ev.message] = self._busy.get(ev.message, 0) + 1
+                pause = min(RTO * 2 ** (tries - 1), MAX_RTO)
+                asyncio.get_running_loop().call_later(pause, self.send, ev.message)
+                return
             if isinstance(ev.message, Result) and ev.code >= 16:
                 r = ev.message
                 self.unacked.pop((r.section, r.table, r.round, r.board, r.revision), None)
@@ -228,3 +262,31 @@ class VirtualTerminal:
                 asyncio.get_running_loop().call_later(
                     1.0 / max(self.speed, 1.0), self.send, ev.message
                 )
+
+    def _hub_hello(self, epoch: int) -> None:
+        """The hub's HELLO: in a new epoch (the hub restarted, and knows no table's
+        terminal) log on again at once, even with nothing else to say (§3)."""
+        known, self._hub_epoch = self._hub_epoch, epoch
+        if known is not None and known != epoch:
+            self.send(Logon(self.serial, self.section, self.table, "sim-1"))
+
+    def _settings(self, msg: Settings) -> None:
+        for entry in msg.entries:
+            if entry.key == "rounds" and entry.value.isdigit():
+                self.rounds = int(entry.value)
+
+    def _next_seating(self, msg: NextSeating) -> None:
+        """Show where a pair goes (protocol §4): table 0 after the last round ends the
+        session; table 0 before it, the pair sits out."""
+        self.moves.append(msg)
+        if msg.table == 0 and self.rounds is not None and msg.round > self.rounds:
+            self.log.shown.append(f"pair {msg.pair}: the session is over")
+            self.session_over.set()
+        elif msg.table == 0:
+            self.log.shown.append(f"pair {msg.pair}: sits out round {msg.round}")
+        else:
+            side = "NS" if msg.seat_ns else "EW"
+            self.log.shown.append(
+                f"pair {msg.pair}: round {msg.round} at table {msg.table} {side} "
+                f"against {msg.opponents}"
+            )

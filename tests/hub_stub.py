@@ -56,8 +56,10 @@ class HubStub:
             if not isinstance(ev, Received):
                 continue
             m = ev.message
-            if isinstance(m, Hello | TerminalJoined):
+            if isinstance(m, Hello):
                 self.serials[ev.terminal] = m.serial
+            if isinstance(m, TerminalJoined):  # the station's message names the address
+                self.serials[m.address] = m.serial
             if isinstance(m, Logon):
                 self.driver.ack(ev)
                 self.driver.send(

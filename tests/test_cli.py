@@ -223,3 +223,28 @@ def test_barometer_standings_after_any_round(tmp_path):
     nor.write_text("board,ns,ew,contract,declarer,result\n1,1,2,4S,N,=\n", "utf-8")
     r = run("score", nor, "--method", "mp", "--after-round", 1)
     assert r.exit_code != 0 and "needs a round" in r.output
+
+
+def test_a_problem_on_many_lines_is_reported_once_with_its_lines(tmp_path):
+    """Issue [TRUST]: a traveller file whose every row has the same mistake gives one line
+    naming the rows, not one copy per row; a different problem keeps its own line."""
+    path = tmp_path / "bad.csv"
+    rows = "".join(f"{b},1,2,4S,Q,=\n" for b in range(1, 41))
+    path.write_text("board,ns,ew,contract,declarer,result\n" + rows + "41,1,2,9S,N,=\n", "utf-8")
+    r = run("score", path, "--method", "mp")
+    assert r.exit_code == 1
+    assert r.output.count("is not a seat") == 1, r.output
+    assert f"{path}: lines 2-41: declarer 'Q' is not a seat: use N, E, S or W" in r.output
+    assert f"{path}:42: contract '9S' is not valid" in r.output
+
+
+def test_a_missing_round_is_one_problem_not_one_per_table(tmp_path):
+    """Issue [TRUST] (the TD trial's F22): a movement file without round 3 says so once."""
+    made = run("movement", "mitchell", "--tables", 7, "--boards-per-round", 3, "--csv")
+    assert made.exit_code == 0, made.output
+    lines = [ln for ln in made.output.splitlines() if ln.split(",")[2:3] != ["3"]]
+    path = tmp_path / "m.csv"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    r = run("movement", "check", path)
+    assert r.output.count("[every-round]") == 1, r.output
+    assert "section A: round 3 is missing (no table has a row for it)" in r.output

@@ -705,3 +705,59 @@ def test_a_flag_is_logged_once_however_often_its_board_changes():
     assert len(flagged) == 1 and "at 2 tables" in flagged[0]
     assert room.log[-1] == "board 2 in section A: no suspicious score left"
     assert room.suspicious == {}
+
+
+def _result(table, contract, declarer, tricks, adjusted=None):
+    """A traveller result as the hub's ``traveller`` read sends it: ``score_ns`` is only
+    the score keyed instead of a contract, so it is None for every contract result."""
+    return {
+        "table": table, "round": 1, "ns": table, "ew": table + 4, "contract": contract,
+        "declarer": declarer, "lead": None, "tricks": tricks, "score_ns": None,
+        "adjusted": adjusted, "entered_by": f"BM-{table}", "revision": 1,
+        "ns_score": 50.0, "ew_score": 50.0,
+    }  # fmt: skip
+
+
+def test_the_traveller_shows_ns_score_for_contract_results():
+    """Issue [TRUST] (the TD trial's F14): the "score NS" column shows NS's score for every
+    contract result (Law 77), not only for a keyed score. Board 2: NS vulnerable. Reference
+    values from the Law 77 table: 2S by N making 8, +110; 3NT by E making 9 (EW not
+    vulnerable), -400 to NS; 4HX by S two down vulnerable, -500; a pass-out 0; an adjusted
+    score has no table score."""
+    traveller = {
+        "section": "A",
+        "board": 2,
+        "results": [
+            _result(1, "2S", "N", 8),
+            _result(2, "3NT", "E", 9),
+            _result(3, "4HX", "S", 8),
+            _result(4, "PASS", None, None),
+            _result(5, None, None, None, adjusted="60/40"),
+        ],
+    }
+
+    async def send(cmd):
+        reply = traveller if cmd["name"] == "traveller" else {}
+        await replies.put({"type": "reply", "id": cmd["id"], "ok": True, **reply})
+
+    replies: asyncio.Queue = asyncio.Queue()
+
+    async def source():
+        yield SNAPSHOT
+        while True:
+            yield await replies.get()
+
+    async def scenario():
+        app = ConsoleApp(source, send, refresh_s=0.05)
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot.pause(0.2)
+            await pilot.press("t", "2", "enter")
+            table = app.query_one("#traveller-table", DataTable)
+            await wait_until(lambda: table.row_count == 5, 10, "board 2's traveller")
+            column = list(table.columns).index(next(
+                k for k, c in table.columns.items() if str(c.label) == "score NS"
+            ))  # fmt: skip
+            shown = [str(table.get_row_at(i)[column]) for i in range(5)]
+            assert shown == ["110", "-400", "-500", "0", ""]
+
+    asyncio.run(scenario())

@@ -101,3 +101,68 @@ def test_error_text_lists_every_problem_with_the_source():
     text = str(e.value)
     assert "club.toml: rules.foo: unknown key" in text
     assert "club.toml: sessions[0].sections[0].letter" in text
+
+
+def test_a_problem_at_many_keys_is_reported_once_with_them():
+    """Issue [TRUST]: fourteen pairs with the same mistake give one line naming all of them,
+    not fourteen copies of the reason; other problems keep their own lines."""
+    pairs = "".join(
+        f'[[sessions.sections.pairs]]\nnumber = {n}\nplayers = [{{ nmae = "P{n}" }}]\n'
+        for n in range(3, 17)
+    )
+    text = EXAMPLE.replace("minutes_per_board", "minutes_per_bord") + pairs
+    found = problems(text)
+    assert ("rules.timing.minutes_per_bord", "unknown key") in found
+    grouped = [p for p in found if "nmae" in p[0]]
+    assert grouped == [("sessions[0].sections[0].pairs[2-15].players[0].nmae", "unknown key")]
+    assert [p for p in found if p[0].endswith(".name")] == [
+        ("sessions[0].sections[0].pairs[2-15].players[0].name", "required")
+    ]
+
+
+def test_key_report_keeps_distinct_indices_apart():
+    from hub.event.problems import file_report, key_report, number_ranges
+
+    assert number_ranges([9, 3, 4, 5, 3]) == "3-5, 9"
+    assert number_ranges(range(1, 60, 2)).endswith(", … (30 lines)")
+    assert key_report([("a[1].b", "x"), ("a[2].b", "y"), ("a[3].b", "x")]) == [
+        ("a[1, 3].b", "x"),
+        ("a[2].b", "y"),
+    ]
+    assert file_report("f.csv", [(2, "bad"), (3, "bad"), (4, "other"), (0, "empty")]) == (
+        "f.csv: lines 2-3: bad\nf.csv:4: other\nf.csv: empty"
+    )
+
+
+VP_TABLE = "boards,imps_from,imps_to,winner,loser\n8,0,2,10,10\n8,3,,12,8\n"
+
+
+def test_a_vp_table_is_found_beside_the_event_file_not_in_the_working_directory(
+    tmp_path, monkeypatch
+):
+    """Issue [TRUST]: `vp_scale = "tables/club_vp.csv"` is relative to the event file (like its
+    movement files and hand records); the store keeps where it is, so a hub started from
+    any directory scores with it. Before the fix it was looked up in the working directory."""
+    from hub.event.vp_table_file import load_scale
+    from hub.store.store import Store
+    from scoring.vp_scale import parse_vp_table
+
+    club = tmp_path / "club"
+    (club / "tables").mkdir(parents=True)
+    (club / "tables" / "club_vp.csv").write_text(VP_TABLE, "utf-8")
+    text = EXAMPLE.replace('scoring = "mp"', 'scoring = "mp"\nvp_scale = "tables/club_vp.csv"')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
+    try:
+        eid = store.create_event(text, base_dir=club)
+        stored = store.event(eid).rules.vp_scale
+        assert Path(stored) == (club / "tables" / "club_vp.csv").resolve()
+        scale = load_scale(stored)
+        assert scale.lookup(8, 3) == parse_vp_table(VP_TABLE).lookup(8, 3)
+        missing = text.replace("tables/club_vp.csv", "tables/none.csv")
+        with pytest.raises(EventFileError, match=r"rules.vp_scale: cannot read the VP table"):
+            store.create_event(missing, base_dir=club)
+    finally:
+        store.close()

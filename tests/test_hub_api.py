@@ -244,3 +244,120 @@ def test_a_slow_table_is_proposed_a_penalty_that_the_td_confirms(tmp_path):
     # points; over its tops (2 boards × 4) that is 10 percentage points.
     assert before[ns] - after[ns] == 10
     assert all(after[p] == before[p] for p in before if p != ns)
+
+
+BAD_MESSAGES = [
+    # (what the client sends, raw text or an object; words the error must hold)
+    ("NaN", "NaN is not a number in JSON"),
+    ("Infinity", "Infinity is not a number in JSON"),
+    ('{"type": "command", "token": TOKEN, "name": "adjust_clock",'
+     ' "args": {"section": "A", "seconds": NaN}}', "NaN is not a number in JSON"),
+    ('{"type": "command", "token": TOKEN, "name": "adjust_clock",'
+     ' "args": {"section": "A", "seconds": -Infinity}}', "-Infinity is not a number in JSON"),
+    ("[1, 2]", "a message is a JSON object, not list"),
+    ("42", "a message is a JSON object, not int"),
+    ('"adjust_clock"', "a message is a JSON object, not str"),
+    ("null", "a message is a JSON object, not NoneType"),
+    ("{not json", "not JSON"),
+    ({"type": 5}, "messages are hello, login or command"),
+    ({"type": "comand", "name": "pause"}, "messages are hello, login or command"),
+    ({"name": "pause", "args": ["A"]}, "args must be an object"),
+    ({"name": "pause", "args": {"section": 7}}, "section: needs a section of this event"),
+    ({"name": "pause", "args": {"section": "Q"}}, "'Q' is not a section of this event (A)"),
+    ({"name": "adjust_clock", "args": {"section": "A", "seconds": "60"}},
+     "seconds: needs a number from -14400 to 14400, not '60'"),
+    ({"name": "adjust_clock", "args": {"section": "A", "seconds": 1e300}},
+     "seconds: needs a number from -14400 to 14400"),
+    ({"name": "adjust_clock", "args": {"section": "A"}}, "seconds: missing"),
+    ({"name": "adjust_clock", "args": {"section": "A", "seconds": 1, "why": "x"}},
+     "why: not an argument of adjust_clock"),
+    ({"name": "accept_held", "args": {"result": 1, "rekey": {"board": "x"}}},
+     "rekey.board: needs a whole number"),
+    ({"name": "fly", "args": {}}, "unknown command 'fly'"),
+    ({"name": "f" * 200_000, "args": {}}, "unknown command 'fffff"),
+    ({"name": "message", "args": {"text": "x" * 200_000}}, "text: needs text of 1 to 250"),
+    ({"name": "td_call", "args": {"call": 1, "status": "resolved", "note": "n" * 10_000}},
+     "note: needs text of at most 500 characters"),
+    ({"name": "devices", "args": {}, "token": "forged"}, "log in with the director's PIN"),
+]  # fmt: skip
+
+
+def test_no_message_breaks_the_api_and_the_connection_stays_open(tmp_path):
+    """[TRUST] "nothing a TD command can break": NaN and Infinity, JSON that is not an
+    object, wrong types, unknown commands, missing, extra and huge arguments, a forged
+    token and a command that fails inside the hub are each answered with an error, and
+    the next valid command on the same connection succeeds. The clock shows every valid
+    adjustment and nothing else: 2 boards × 7.5 minutes (seed 004) is 900 s, plus 1 s
+    for each of the adjustments."""
+    now = [1_900_000_000.0]
+
+    async def scenario():
+        store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
+        eid = store.create_event(EVENT)
+        hub = HubService(
+            store,
+            eid,
+            [],
+            api=("127.0.0.1", 0),
+            td_pin="2468",
+            clock=lambda: now[0],
+            tick_s=3600,
+            auto_advance=False,
+        )
+        await hub.start()
+        url = f"ws://127.0.0.1:{hub.api.port}/v1"
+
+        async def answer(ws, text):
+            """The next message that is not a feed event (the answer to ``text``)."""
+            await ws.send(text)
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if msg["type"] not in ("event", "snapshot"):
+                    return msg
+
+        try:
+            async with connect(url) as ws:
+                await ws.send(json.dumps({"type": "hello", "version": 1}))
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "snapshot"
+                login = {"type": "login", "pin": "2468", "name": "Anna"}
+                token = (await answer(ws, json.dumps(login)))["token"]
+                valid = {"type": "command", "token": token, "name": "adjust_clock"}
+                valid["args"] = {"section": "A", "seconds": 1}
+                good = 0
+                for i, (sent, words) in enumerate(BAD_MESSAGES):
+                    if isinstance(sent, dict):
+                        sent = json.dumps({"type": "command", "token": token, "id": i, **sent})
+                    sent = sent.replace("TOKEN", json.dumps(token))
+                    got = await answer(ws, sent)
+                    assert got.get("ok") is not True and words in got["error"], (sent[:80], got)
+                    assert len(got["error"]) < 2000  # a huge argument is not echoed back
+                    ok = await answer(ws, json.dumps({**valid, "id": f"ok{i}"}))
+                    assert ok["ok"], (sent[:80], ok)
+                    good += 1
+                state = await hub.snapshot()
+                assert state["sections"]["A"]["clock"]["seconds_left"] == 900 + good
+
+                def broken(args, actor):
+                    raise RuntimeError("a fault of the hub")
+
+                hub.commands.handlers["devices"] = broken
+                devices = {"type": "command", "token": token, "name": "devices", "id": "d"}
+                got = await answer(ws, json.dumps(devices))
+                assert not got["ok"] and got["id"] == "d"
+                assert got["error"] == "internal error in devices: RuntimeError: a fault of the hub"
+                ok = await answer(ws, json.dumps({**valid, "id": "after the fault"}))
+                assert ok["ok"] and ok["seconds_left"] == 900 + good + 1
+            for first in ("[]", "NaN", '"hello"'):  # a bad hello: an answer, not a crash
+                async with connect(url) as ws:
+                    await ws.send(first)
+                    got = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    assert got["type"] == "error" and got["error"], got
+        finally:
+            await hub.stop()
+            store.close()
+        again = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
+        kinds = [e["kind"] for e in again.clock_events(eid)]
+        again.close()
+        assert kinds.count("adjust") == len(BAD_MESSAGES) + 1  # only the valid ones stored
+
+    asyncio.run(scenario())

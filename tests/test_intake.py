@@ -1,9 +1,11 @@
-"""Result intake (decisions D9): accepted, held or refused, stored before the answer,
-repeats never doubled; and who may submit for a table. Terminals' wire messages go through
-the base-station adapter (D18), so the codes the terminals see are checked too."""
+"""Result intake (decisions D9, D11, D21): accepted, held or refused, stored before the
+answer, repeats never doubled, the same submission with other content held (never
+dropped); and who may submit for a table. Terminals' wire messages go through the
+base-station adapter (D18), so the codes the terminals see are checked too."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -12,10 +14,12 @@ from drivers.protocol.link import Received
 from drivers.protocol.messages import NO_DECLARER, NO_PLAY, NakCode, Result
 from hub.live.base_station import REFUSALS, request
 from hub.live.intake import Intake, IntakeResult
-from hub.live.result_writer import store_pending
+from hub.live.no_play import NoPlay
+from hub.live.result_writer import Queued, ResultWriter, store_no_plays, store_pending
+from hub.live.stored import Stored
 from hub.live.terminal_port import Outcome, ResultSubmission
 from hub.standings.rebuild import rebuild
-from hub.store.store import Store
+from hub.store.store import ResultEntry, Store
 
 ROOT = Path(__file__).parents[1]
 EVENT = (ROOT / "examples" / "club_howell.toml").read_text("utf-8")
@@ -32,7 +36,7 @@ class Desk:
         self.store, self.event_id = store, eid
         movements = {s: store.movement(eid, s) for s in store.sections(eid)}
         self.intake = Intake(movements, lambda who, what, d: store.audit(eid, who, what, d))
-        self.intake.load(store.live_results(eid), store.hand_records(eid))
+        self.intake.load(store.live_results(eid), Stored.read(store, eid).deals)
 
     def logon(self, serial, section, table, pin_ok=False):
         return Answer(IntakeResult(self.intake.logon(serial, section, table, pin_ok)))
@@ -43,6 +47,9 @@ class Desk:
         out = self.intake.prepare(serial, sub)
         if isinstance(out, IntakeResult):
             return Answer(out)
+        if isinstance(out, NoPlay):  # recorded by the writer's commit, then answered
+            (recorded,) = store_no_plays(self.store, self.event_id, [out])
+            return Answer(self.intake.no_play_recorded(out, recorded))
         (stored,) = store_pending(self.store, self.event_id, [out])
         return Answer(self.intake.stored(out, stored))
 
@@ -77,12 +84,30 @@ def result(
     return Result("A", table, rnd, board, ns, ew, contract, declarer, lead, tricks, 0, revision)
 
 
-def test_an_accepted_result_is_stored_before_the_answer(intake):
+def test_an_accepted_result_is_stored_before_the_answer(intake, store_url):
+    """D11: the result writer answers the terminal only after the commit: at the moment of
+    the answer, another engine (a fresh connection to the store) already reads it."""
     assert intake.logon("BM-1", "A", 1).verdict is Verdict.LOGGED_ON
-    out = intake.submit("BM-1", result())
-    assert out.verdict is Verdict.ACCEPTED and out.stored is not None
-    (live,) = intake.store.live_results(intake.event_id)
-    assert (live.contract, live.declarer, live.tricks, live.entered_by) == ("4S", "N", 10, "BM-1")
+    sub = request("line", Received(1, 1, 1, result()))
+    assert isinstance(sub, ResultSubmission)
+    seen = []
+
+    def answer(s, out):
+        other = Store.open(store_url)
+        try:
+            live = other.live_results(intake.event_id)
+            seen.append(
+                (out.outcome, [(r.contract, r.declarer, r.tricks, r.entered_by) for r in live])
+            )
+        finally:
+            other.close()
+
+    async def then(s, out):
+        return None
+
+    writer = ResultWriter(intake.store, intake.event_id, intake.intake, answer, then)
+    asyncio.run(writer.write([Queued("BM-1", sub)]))
+    assert seen == [(Verdict.ACCEPTED, [("4S", "N", 10, "BM-1")])]
 
 
 def test_a_repeat_is_a_duplicate_never_a_second_record(intake):
@@ -169,3 +194,53 @@ def test_pass_out_and_no_play(intake):
     assert noplay.verdict is Verdict.ACCEPTED and "not played" in noplay.alert
     view = rebuild(intake.store, intake.event_id)["A"]
     assert [b.board for b in view.boards] == [1]
+
+
+def _td_erases(intake, board=1, table=1, rnd=1, ns=10, ew=1):
+    """The director erases the board's result (the console's erase): the store's erasure,
+    then intake reads the board back, as the hub does after a director's change."""
+    erased = ResultEntry("A", table, rnd, board, ns, ew, erased=True, entered_by="TD")
+    intake.store.record(intake.event_id, [erased])
+    live = [r for r in intake.store.live_results(intake.event_id) if r.board == board]
+    intake.intake.board_changed("A", board, live)
+
+
+def test_d21_a_re_entry_after_an_erasure_with_the_same_revision_is_stored(intake):
+    """Decisions D21: the TD erased the result; the terminal (firmware that starts again at
+    revision 1) enters the board again. It is a new live result, never "duplicate"."""
+    intake.logon("BM-1", "A", 1)
+    assert intake.submit("BM-1", result()).verdict is Verdict.ACCEPTED
+    _td_erases(intake)
+    again = intake.submit("BM-1", result(tricks=9))  # revision 1 again
+    assert again.verdict is Verdict.ACCEPTED, again.text
+    assert [r.tricks for r in intake.store.live_results(intake.event_id)] == [9]
+    assert intake.submit("BM-1", result(tricks=9)).verdict is Verdict.DUPLICATE  # its resend
+
+
+def test_d21_the_same_content_after_an_erasure_is_accepted_again(intake):
+    """Not a duplicate of the erased result: the same 4S= entered again after the erasure is
+    the board's live result."""
+    intake.logon("BM-1", "A", 1)
+    intake.submit("BM-1", result())
+    _td_erases(intake)
+    assert intake.store.live_results(intake.event_id) == []
+    again = intake.submit("BM-1", result())
+    assert again.verdict is Verdict.ACCEPTED, again.text
+    (live,) = intake.store.live_results(intake.event_id)
+    assert (live.tricks, live.entered_by) == (10, "BM-1")
+
+
+def test_d21_the_same_submission_with_other_content_is_held_never_dropped(intake):
+    """A terminal that lost its revision counter in a reboot sends revision 1 again with
+    another result: held for the director with that reason; the first stays live."""
+    intake.logon("BM-1", "A", 1)
+    intake.submit("BM-1", result())
+    other = intake.submit("BM-1", result(tricks=11))
+    assert other.verdict is Verdict.HELD
+    assert "same submission, different content" in other.alert
+    history = intake.store.results(intake.event_id)
+    assert [(r.tricks, r.status) for r in history] == [(10, "accepted"), (11, "held")]
+    assert [r.tricks for r in intake.store.live_results(intake.event_id)] == [10]
+    assert intake.submit("BM-1", result(tricks=11)).verdict is Verdict.DUPLICATE
+    assert intake.submit("BM-1", result()).verdict is Verdict.DUPLICATE
+    assert len(intake.store.results(intake.event_id)) == 2

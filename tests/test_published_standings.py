@@ -3,11 +3,14 @@ entrant's rank after the round before (the result screen's places gained or lost
 
 from __future__ import annotations
 
+import asyncio
 from fractions import Fraction
 
 from event_text import one_section_event
 from test_live_views import TEAMS_EVENT, danish_vp
 
+from hub.api.feed import Feed
+from hub.live.publication import Publication
 from hub.live.views.published import published_rows
 from hub.standings.rows import names_of
 from hub.store.store import ResultEntry, Store
@@ -132,3 +135,69 @@ def test_teams_standings_after_round_one_while_round_two_is_played(tmp_path):
     ]
     assert [r["name"] for r in rows] == ["Owls", "Lions", "Foxes", "Bears"]
     assert all(r["previous_rank"] is None and r["matches"] == 1 for r in rows)
+
+
+HOWELL = one_section_event("Held night", 'kind = "howell", tables = 3, boards_per_round = 2')
+
+
+class _NoFlags:
+    def open_boards(self, section, boards):
+        return set()
+
+
+class _Tables:
+    def rankings(self, section, pages):
+        pass
+
+    def broadcast(self, text, section=None, beep=True):
+        return 0
+
+
+def _publication(store, eid):
+    movements = {"A": store.movement(eid, "A")}
+    feed = Feed()
+    pub = Publication(
+        store, eid, store.event(eid), movements, {"A": {}}, feed, _NoFlags(), _Tables(), lambda s: 1
+    )
+    return pub, feed
+
+
+def _round_results(store, eid, rnd):
+    entries = [
+        ResultEntry("A", row.table, rnd, b, row.ns_pair, row.ew_pair, "3NT", "S", tricks=9)
+        for row in store.movement(eid, "A").round_rows(rnd, "A")
+        for b in row.boards
+    ]
+    store.record(eid, entries)
+
+
+def test_a_held_result_with_a_wrong_board_number_holds_its_rounds_standings_d12(tmp_path):
+    """D12: table 1 keyed board 99 in round 1 (held: no table plays it). Round 1's standings
+    wait; round 2, complete and clear, does not publish over it (its standings include
+    round 1); once the director rejects the held result, the standings after round 2 go
+    out."""
+    store, eid = open_event(tmp_path, HOWELL)
+    row = store.movement(eid, "A").row("A", 1, 1)
+    (held,) = store.record(
+        eid, [ResultEntry("A", 1, 1, 99, row.ns_pair, row.ew_pair, "4S", "N", tricks=10)], "held"
+    )
+    _round_results(store, eid, 1)
+    _round_results(store, eid, 2)
+    pub, feed = _publication(store, eid)
+
+    def events(name):
+        return [e for e in feed.since(0) if e["event"] == name]
+
+    async def scenario():
+        await pub.round_complete("A", 1)
+        assert [e["round"] for e in events("standings_withheld")] == [1]
+        assert 99 in events("standings_withheld")[0]["boards"]
+        await pub.round_complete("A", 2)
+        assert events("standings") == []  # round 2 does not publish over round 1
+        assert [e["round"] for e in events("standings_withheld")] == [1, 2]
+        store.decide_held(eid, held.id, False, "TD Anna")
+        await pub.publish_if_clear("A")
+        assert [e["round"] for e in events("standings")] == [2]
+
+    asyncio.run(scenario())
+    store.close()

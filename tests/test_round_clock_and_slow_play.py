@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -87,9 +88,25 @@ def test_clock_refuses_nonsense():
         c.pause(1.0)
     with pytest.raises(ValueError, match="round 9 is not in the movement"):
         c.start_round(9, 1.0)
+
+
+def test_an_event_stamped_before_the_last_one_counts_at_the_last_ones_time():
+    """D10 (the clock is a fold over its stored events, the same after a restart) with a
+    wall clock set back 4 s: the pause came after the start, so it counts at the start's
+    time (not refused, not before it); the clock is read no earlier than its last event,
+    and the same events replayed give the same clock."""
+    c = clock3()
     c.start_round(1, 5.0)
-    with pytest.raises(ValueError, match="time order"):
-        c.pause(1.0)
+    c.pause(1.0)  # the wall clock went back 4 s
+    assert [ev.at for ev in c.events] == [5.0, 5.0]
+    held = c.show(3.0)  # read before the last event: as at the last event
+    assert held.phase is Phase.PAUSED and held.seconds_left == 23 * MIN
+    c.resume(65.0)
+    assert c.play_seconds(125.0) == 60.0  # 60 s paused (5 → 65) do not count
+    replayed = RoundClock(c.timing, c.boards_per_round)
+    for ev in [*c.events[:1], replace(c.events[1], at=1.0), *c.events[2:]]:
+        replayed.apply(ev)  # as stored: the pause at the wall clock's 1.0
+    assert replayed.events == c.events and replayed.show(125.0) == c.show(125.0)
 
 
 SCALES = tomllib.loads(

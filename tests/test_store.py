@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -79,7 +81,8 @@ def test_results_are_append_only_revisions(store):
 
 
 def test_a_repeated_submission_never_becomes_a_second_record(store):
-    """At-least-once delivery: the same device:epoch:seq is stored once."""
+    """At-least-once delivery: the same submission key with the same content is stored
+    once (decisions D21)."""
     eid = store.create_event(EVENT)
     entry = played("A", 1, 1, 1, 10, 1, entered_by="T1", submission_key="T1:7:42")
     a = store.record(eid, [entry])[0]
@@ -87,6 +90,45 @@ def test_a_repeated_submission_never_becomes_a_second_record(store):
     c = store.record(eid, [entry, entry])
     assert not a.duplicate and b.duplicate and all(x.duplicate for x in c)
     assert b.id == a.id and len(store.results(eid)) == 1
+
+
+def test_d21_a_submission_key_decides_duplicates_only_with_the_same_content(store):
+    """Decisions D21: the same key with other content is stored held (``key_clash``), never
+    dropped, under the key's next generation; after an erasure of the result's key, the
+    same submission is a new entry (the erased one is not its duplicate)."""
+    eid = store.create_event(EVENT)
+    key = "BM-1:A:1:1:1:1"
+    first = store.record(eid, [played("A", 1, 1, 1, 10, 1, submission_key=key)])[0]
+    other = store.record(eid, [played("A", 1, 1, 1, 10, 1, tricks=8, submission_key=key)])[0]
+    assert not other.duplicate and other.key_clash and other.status == "held"
+    assert other.submission_key == f"{key}#2" and other.id != first.id
+    both = store.record(
+        eid,
+        [
+            played("A", 1, 1, 1, 10, 1, tricks=8, submission_key=key),
+            played("A", 1, 1, 1, 10, 1, submission_key=key),
+        ],
+    )
+    assert [(x.id, x.duplicate) for x in both] == [(other.id, True), (first.id, True)]
+    assert [r.tricks for r in store.live_results(eid)] == [10]
+    store.record(eid, [ResultEntry("A", 1, 1, 1, 10, 1, erased=True)])
+    again = store.record(eid, [played("A", 1, 1, 1, 10, 1, submission_key=key)])[0]
+    assert not again.duplicate and not again.key_clash and again.status == "accepted"
+    assert again.submission_key == f"{key}#3"
+    assert [r.id for r in store.live_results(eid)] == [again.id]
+    assert store.record(eid, [played("A", 1, 1, 1, 10, 1, submission_key=key)])[0].duplicate
+
+
+def test_d21_a_submission_key_seen_under_another_board_is_held_not_an_error(store):
+    """An imported row (key ``import:file:ID``) edited to another board and imported again:
+    the same submission with other content, held for the director (no unique-key error)."""
+    eid = store.create_event(EVENT)
+    key = "import:received.csv:7"
+    store.record(eid, [played("A", 1, 1, 1, 10, 1, submission_key=key)])
+    moved = store.record(eid, [played("A", 1, 1, 2, 10, 1, submission_key=key)])[0]
+    assert moved.key_clash and moved.status == "held" and moved.submission_key == f"{key}#2"
+    again = store.record(eid, [played("A", 1, 1, 3, 10, 1, submission_key=key)])[0]
+    assert again.key_clash and again.submission_key == f"{key}#3"
 
 
 def test_group_commit_stores_a_batch_in_one_transaction(store):
@@ -221,13 +263,47 @@ def test_devices_td_calls_clock_and_penalties(store):
     assert "penalty_confirmed" in actions and "td_call" in actions
 
 
+CHILD_WRITES = """
+import os, sys
+from pathlib import Path
+from hub.store.store import ResultEntry, Store
+store = Store.open(sys.argv[1])
+eid = store.create_event(Path(sys.argv[2]).read_text("utf-8"))
+row = store.movement(eid, "A").round_rows(1)[0]
+entry = ResultEntry("A", row.table, 1, row.boards[0], row.ns_pair, row.ew_pair, "3NT", "S",
+                    tricks=9, entered_by="BM-1", submission_key="BM-1:A:1:1:1:1")
+(stored,) = store.record(eid, [entry])
+print(eid, stored.id, flush=True)
+os._exit(0)  # gone at once after the commit: no close, no clean-up
+"""
+
+
 def test_sqlite_commits_are_durable(tmp_path):
-    """WAL and synchronous FULL: a committed result survives power loss."""
-    s = Store.open(f"sqlite:///{tmp_path / 'e.db'}")
-    with s.engine.connect() as conn:
-        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
-        assert conn.execute(text("PRAGMA synchronous")).scalar() == 2
-    s.close()
+    """D11: a result is durable when ``record`` returns. A child process records one and
+    dies at once (no close); a fresh engine in this process reads it back. Every connection
+    runs WAL with synchronous FULL (2), so the commit also survives power loss."""
+    url = f"sqlite:///{tmp_path / 'e.db'}"
+    event = tmp_path / "event.toml"
+    event.write_text(EVENT, "utf-8")
+    child = subprocess.run(
+        [sys.executable, "-c", CHILD_WRITES, url, str(event)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=ROOT,
+    )
+    assert child.returncode == 0, child.stderr
+    eid, rid = map(int, child.stdout.split())
+    s = Store.open(url)
+    try:
+        (live,) = s.live_results(eid)
+        assert (live.id, live.contract, live.tricks, live.entered_by) == (rid, "3NT", 9, "BM-1")
+        with s.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+            assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
+    finally:
+        s.close()
 
 
 def test_two_hubs_on_one_postgresql_event(pg_database):

@@ -8,6 +8,7 @@ no stand-in could crash the way a bug does. Each injection is named where it is 
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 
 from event_text import one_section_event
@@ -17,6 +18,7 @@ from room import simulated_room
 from drivers.protocol.messages import Result
 from hub.live.service import HubService
 from hub.live.supervisor import Supervisor
+from hub.store.store import Store
 
 EVENT = one_section_event("Crashes", 'kind = "howell", tables = 3, boards_per_round = 2')
 
@@ -106,6 +108,49 @@ def test_a_crashed_driver_and_a_failing_worker_thread_are_survived_and_reported(
             line.close()
 
     asyncio.run(scenario())
+
+
+def test_an_audit_entry_the_store_refuses_is_logged_in_full_and_does_not_block_the_trail(
+    tmp_path, caplog
+):
+    """D20 (every refusal audited, nothing silently lost) and D17 (a supervised task must
+    not fail for good): an entry whose detail JSON cannot hold (a set: the real store
+    refuses it, nothing is injected) is tried once more on its own, then logged at ERROR
+    with its whole content and skipped. The entries around it and every later one are
+    written, the audit task is not restarted, and the director gets one alert."""
+
+    async def scenario():
+        store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
+        eid = store.create_event(EVENT)
+        hub = HubService(store, eid, [])
+        hub.supervisor.backoff = (0.01, 0.02)
+        await hub.start()
+        try:
+            hub.audit.record("BM-1", "logon", {"n": 1})
+            hub.audit.record("BM-2", "refused", {"serials": {"BM-9"}, "code": "TABLE_HELD"})
+            hub.audit.record("BM-3", "logon", {"n": 3})
+            await wait_until(
+                lambda: len(store.audit_log(eid, "logon")) == 2, 10, "the entries around it"
+            )
+            hub.audit.record("BM-4", "logon", {"n": 4})  # the queue still moves
+            await wait_until(lambda: len(store.audit_log(eid, "logon")) == 3, 10, "a later one")
+            actors = [a["actor"] for a in store.audit_log(eid) if a["actor"].startswith("BM")]
+            tasks = {t["name"]: t for t in hub.devices()["tasks"]}
+            alerts = [e for e in hub.feed.since(0) or [] if e["event"] == "alert"]
+        finally:
+            await hub.stop()
+            store.close()
+        return actors, tasks["audit trail"], alerts
+
+    with caplog.at_level(logging.ERROR, logger="hub.live.audit_trail"):
+        actors, task, alerts = asyncio.run(scenario())
+    assert actors == ["BM-1", "BM-3", "BM-4"]
+    assert task["restarts"] == 0 and task["last_error"] is None, task
+    [kept] = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert "'BM-2'" in kept and "'refused'" in kept
+    assert "{'serials': {'BM-9'}, 'code': 'TABLE_HELD'}" in kept  # the whole detail
+    assert len(alerts) == 1 and "refused 1 audit entry" in alerts[0]["text"], alerts
+    assert "refused by BM-2" in alerts[0]["text"]
 
 
 def test_a_port_in_use_stops_the_start_with_a_plain_message_and_no_line_open(tmp_path):

@@ -31,10 +31,19 @@ from drivers.protocol.link import (
 )
 from drivers.protocol.messages import (
     REGISTRY,
+    Assignment,
+    Clock,
+    DeviceKind,
     Hello,
     NakCode,
     Outcome,
+    PlayerName,
+    RankingPage,
+    RankLine,
     Result,
+    TDMessage,
+    TerminalJoined,
+    TerminalLeft,
     decode_message,
 )
 
@@ -338,6 +347,193 @@ def test_fuzz_100k_random_and_mutated_frames_never_escape():
             if isinstance(ev, Received) and ev.message.NEEDS_ACK:
                 hub.ack(ev)
         hub.data_to_send()
+
+
+# -- epochs (docs/protocol.md §3) ---------------------------------------------------------------
+HUB_HELLO = Hello(int(DeviceKind.HUB), "bridgehub", "test")
+ASSIGN = Assignment("A", 3, 1, 3, 103, (1, 2))
+
+
+def test_s3_a_hello_starts_a_new_epoch_even_a_lower_one():
+    """A restarted sender whose epoch went down (a new store, a clock stepped back) is not
+    refused: its HELLO starts its epoch. Without HELLO a lower epoch stays stale."""
+    w = Wire()
+    w.term.set_epoch(3, 1_800_000_000)
+    for msg in (Hello(1, "BM-3"), RES):
+        w.term.send(3, msg)
+        (rx,) = w.to_hub()
+        w.hub.ack(rx)
+        w.to_term()
+    w.term.set_epoch(3, 5)  # restarted, with a lower epoch
+    w.term.send(3, Hello(1, "BM-3"))
+    restarted, hello = w.to_hub()
+    assert isinstance(restarted, PeerRestarted) and restarted.new_epoch == 5
+    assert isinstance(hello, Received) and (hello.epoch, hello.seq) == (5, 1)
+    w.hub.ack(hello)
+    w.to_term()
+    w.term.send(3, RES)
+    (rx,) = w.to_hub()
+    assert isinstance(rx, Received) and (rx.epoch, rx.seq) == (5, 2)
+    stale = w.hub.feed(Frame(3, 4, 9, Result.TYPE, RES.payload()).encode())
+    assert isinstance(stale[0], Refused) and stale[0].code is NakCode.STALE_EPOCH
+
+
+def test_s3_the_hub_begins_every_address_with_its_hello():
+    """The hub is a device like the others: sequence 1 of its epoch to each address is its
+    HELLO, then what it has to say."""
+    w = Wire()
+    w.hub = Link(lambda: w.now, epoch=100, hello=lambda _address: HUB_HELLO)
+    w.hub.send(3, ASSIGN)
+    (hello,) = w.to_term()
+    assert isinstance(hello, Received) and hello.message == HUB_HELLO
+    assert (hello.epoch, hello.seq) == (100, 1)
+    w.term.ack(hello)
+    (acked,) = w.to_hub()
+    assert isinstance(acked, Acked) and acked.message == HUB_HELLO
+    (assign,) = w.to_term()
+    assert assign.message == ASSIGN and assign.seq == 2
+    w.hub.greet(0)  # the station's HELLO on line-up, once
+    w.hub.greet(0)
+    (station_hello,) = w.to_term()
+    assert station_hello.message == HUB_HELLO and station_hello.terminal == 0
+    w.hub.send(5, Clock("A", 1, 0, 600))  # an unsequenced frame: the HELLO goes first
+    hello, clock = w.to_term()
+    assert (hello.terminal, hello.seq, hello.message) == (5, 1, HUB_HELLO)
+    assert (clock.terminal, clock.seq, clock.message) == (5, 0, Clock("A", 1, 0, 600))
+
+
+def test_s3_a_terminal_that_kept_another_hub_epoch_is_greeted_again_and_loses_nothing():
+    """The hub's HELLO was given up (the terminal out of range); the terminal still holds
+    the previous hub's epoch and refuses the next message (NAK 3). The hub begins its epoch
+    again with HELLO and sends the refused message once more: it is delivered, not lost."""
+    w = Wire()
+    first = Link(lambda: w.now, epoch=100, hello=lambda _address: HUB_HELLO)
+    first.send(3, ASSIGN)
+    for _ in range(2):
+        for ev in w.term.feed(first.data_to_send()):
+            if isinstance(ev, Received):
+                w.term.ack(ev)
+        first.feed(w.term.data_to_send())
+    w.hub = Link(lambda: w.now, epoch=101, hello=lambda _address: HUB_HELLO)  # a restart
+    w.hub.send(3, ASSIGN)
+    events = []
+    while not events:  # every try of its HELLO is lost
+        w.now += 2.5
+        w.hub.data_to_send()
+        events = w.hub.poll()
+    assert isinstance(events[0], GaveUp) and events[0].message == HUB_HELLO
+    refused = w.to_term()  # the assignment at sequence 2 of an epoch it never saw
+    assert isinstance(refused[0], Refused) and refused[0].code is NakCode.UNKNOWN_EPOCH
+    assert w.to_hub() == []  # not reported: the hub begins again
+    restarted, hello = w.to_term()
+    assert isinstance(restarted, PeerRestarted) and hello.message == HUB_HELLO
+    w.term.ack(hello)
+    w.to_hub()
+    (assign,) = w.to_term()
+    assert assign.message == ASSIGN and (assign.epoch, assign.seq) == (101, 2)
+    w.term.ack(assign)
+    (acked,) = w.to_hub()
+    assert isinstance(acked, Acked) and acked.message == ASSIGN
+
+
+def test_s3_terminal_joined_and_left_use_the_station_sequence_not_the_terminal_one():
+    """TERMINAL_JOINED/LEFT are the station's messages: address 0, the station's epoch and
+    sequence, the terminal's address in the payload. Announcing a terminal leaves its own
+    HELLO and messages fresh (they were refused as stale before)."""
+    w = Wire()
+    station = Link(lambda: w.now, epoch=1_790_000_000)
+    terminal = Link(lambda: w.now, epoch=1)  # a terminal's boot counter
+    got: list = []
+
+    def exchange(sender: Link, address: int, msg) -> None:
+        sender.send(address, msg)
+        for ev in w.hub.feed(sender.data_to_send()):
+            got.append(ev)
+            if isinstance(ev, Received):
+                w.hub.ack(ev)
+        sender.feed(w.hub.data_to_send())
+
+    exchange(station, 0, Hello(int(DeviceKind.BASE_STATION), "BS-1"))
+    exchange(station, 0, TerminalJoined(3, "BM-3"))
+    exchange(terminal, 3, Hello(1, "BM-3"))
+    exchange(terminal, 3, RES)
+    exchange(station, 0, TerminalLeft(3, 1))
+    exchange(terminal, 3, RES)  # a new message after the station spoke of it
+    assert not [e for e in got if isinstance(e, Refused)]
+    seen = [(e.terminal, e.epoch, type(e.message).__name__) for e in got]
+    assert seen == [
+        (0, 1_790_000_000, "Hello"),
+        (0, 1_790_000_000, "TerminalJoined"),
+        (3, 1, "Hello"),
+        (3, 1, "Result"),
+        (0, 1_790_000_000, "TerminalLeft"),
+        (3, 1, "Result"),
+    ]
+    assert got[1].message.address == 3 and got[4].message.address == 3
+
+
+# -- text that does not fit its field -------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("message", "field", "expected"),
+    [
+        # str16: 1,024 bytes. å is 2 bytes in UTF-8, 😀 4, € 3, ö 2.
+        (TDMessage("å" * 600), "text", "å" * 512),
+        (TDMessage("😀" * 300), "text", "😀" * 256),
+        (TDMessage("a" + "😀" * 300), "text", "a" + "😀" * 255),
+        # str8: 255 bytes.
+        (PlayerName("A", 1, 1, 0, "123", "x" + "€" * 100), "name", "x" + "€" * 84),
+        (RankingPage("A", 1, 1, 1, (RankLine("1", 7, 6000, "ö" * 200),)), "lines", None),
+    ],
+    ids=["a-ring", "emoji", "ascii+emoji", "euro", "rank-names"],
+)
+def test_display_text_is_cut_to_its_field_in_utf8_bytes_at_a_character_boundary(
+    message, field, expected
+):
+    """Outbound display text longer than its field (counted in UTF-8 bytes) is cut on a
+    character boundary, never refused (issue 11)."""
+    got = decode_message(message.TYPE, message.payload())
+    if expected is None:  # the ranking line's names: 127 ö = 254 bytes
+        assert got.lines[0].names == "ö" * 127
+    else:
+        assert getattr(got, field) == expected
+
+
+def test_a_long_text_queued_behind_another_message_does_not_break_the_link():
+    """Review C8: a message queued while another is in flight used to be encoded when the
+    first one's ACK arrived, so a too-long text raised out of ``feed`` and killed the line."""
+    w = Wire()
+    w.hub.send(3, TDMessage("first"))
+    w.hub.send(3, TDMessage("😀" * 300))
+    (rx,) = w.to_term()
+    w.term.ack(rx)
+    (acked,) = w.to_hub()  # pumps the queued message
+    assert isinstance(acked, Acked)
+    (rx,) = w.to_term()
+    assert rx.message.text == "😀" * 256
+
+
+@pytest.mark.parametrize(
+    ("message", "field"),
+    [
+        (Assignment("A", 70000, 1, 1, 2, (1,)), "table"),
+        (Assignment("A" * 300, 1, 1, 1, 2, (1,)), "section"),
+        (Assignment("A", 1, 1, 1, 2, tuple(range(1, 66))), "boards"),
+        (RankingPage("A", 1, 1, 1, (RankLine("r" * 255, 1, 0, "n" * 255),) * 32), "payload"),
+        (TDMessage("ok", beep=300), "beep"),
+    ],
+    ids=["number", "identifier", "list", "frame", "flag"],
+)
+def test_a_message_that_cannot_be_encoded_is_refused_by_send_and_the_link_goes_on(message, field):
+    """Refused where it is sent, naming the field; nothing is queued and the next message
+    goes out as usual."""
+    w = Wire()
+    with pytest.raises(MessageError) as e:
+        w.hub.send(3, message)
+    assert e.value.field == field
+    assert w.hub.pending(3) == 0 and w.hub.data_to_send() == b""
+    w.hub.send(3, TDMessage("next"))
+    (rx,) = w.to_term()
+    assert rx.message == TDMessage("next") and rx.seq == 1
 
 
 def test_the_specification_lists_every_message_as_the_code_defines_it():

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from drivers.clock.alpha import BAUDRATE, SERIAL_SETTINGS, AlphaClock
 from drivers.clock.panel import PanelClock
 from drivers.clock.show import ClockShow
+from drivers.line import close_bounded
 from drivers.transport import LineError, Transport, open_transport
 
 log = logging.getLogger(__name__)
-CLOSE_S = 2.0
 
 
 class ClockDriver:
@@ -95,7 +95,7 @@ class ClockDriver:
                 self.alpha.reset()  # a sign that lost power needs its memory configured again
                 self._pending = b""
                 with contextlib.suppress(Exception):  # bounded: a dead line may never confirm
-                    await asyncio.wait_for(asyncio.shield(transport.close()), CLOSE_S)
+                    await close_bounded(transport)
 
     async def _serve(self, transport: Transport) -> None:
         reader = asyncio.ensure_future(transport.read())
@@ -108,10 +108,12 @@ class ClockDriver:
                 if out:
                     await transport.write(out)
                 waker = asyncio.ensure_future(self._wake.wait())
-                done, _ = await asyncio.wait(
-                    {reader, waker}, timeout=0.25, return_when=asyncio.FIRST_COMPLETED
-                )
-                waker.cancel()
+                try:
+                    done, _ = await asyncio.wait(
+                        {reader, waker}, timeout=0.25, return_when=asyncio.FIRST_COMPLETED
+                    )
+                finally:  # a stop while waiting leaves no waiting task behind
+                    waker.cancel()
                 self._wake.clear()
                 if reader in done:
                     data = reader.result()

@@ -57,18 +57,37 @@ class Int(Codec):
         return self.st.unpack_from(buf, pos)[0], end
 
 
-class Str(Codec):
-    """UTF-8 text with a u8 (≤ 255 bytes) or u16 (≤ ``limit`` bytes) length. Sans-I/O."""
+def cut_utf8(text: str, limit: int) -> bytes:
+    """``text`` in UTF-8, cut to at most ``limit`` bytes at a character boundary (a lone
+    surrogate, which UTF-8 cannot carry, becomes "?")."""
+    data = text.encode("utf-8", errors="replace")
+    if len(data) <= limit:
+        return data
+    return data[:limit].decode("utf-8", errors="ignore").encode("utf-8")
 
-    def __init__(self, wide: bool = False, limit: int | None = None) -> None:
+
+class Str(Codec):
+    """UTF-8 text with a u8 (≤ 255 bytes) or u16 (≤ ``limit`` bytes) length. Sans-I/O.
+
+    ``cut``: display text, which a sender cuts at a character boundary to fit (counted in
+    bytes, not characters); other text (identifiers) that does not fit is an error."""
+
+    def __init__(self, wide: bool = False, limit: int | None = None, *, cut: bool = False) -> None:
         self.len = U16 if wide else U8
         self.limit = limit or (1024 if wide else 255)
+        self.cut = cut
         self.name = f"str{'16' if wide else '8'}"
 
     def encode(self, value: Any, out: bytearray, field: str) -> None:
         if not isinstance(value, str):
             raise MessageError(field, f"{value!r} is not text")
-        data = value.encode("utf-8")
+        if self.cut:
+            data = cut_utf8(value, self.limit)
+        else:
+            try:
+                data = value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise MessageError(field, "not encodable as UTF-8") from None
         if len(data) > self.limit:
             raise MessageError(field, f"{len(data)} bytes is longer than {self.limit}")
         self.len.encode(len(data), out, field)
@@ -127,6 +146,8 @@ U64 = Int("Q", "u64")
 I32 = Int("i", "i32")
 STR8 = Str()
 STR16 = Str(wide=True)
+TEXT8 = Str(cut=True)  # display text: cut to fit, never refused for its length
+TEXT16 = Str(wide=True, cut=True)
 
 
 def codec_of(f: Any) -> Codec:

@@ -3,22 +3,41 @@ replay handling, epochs. Feed it bytes and the time; it returns events and bytes
 
 One ``Link`` serves one serial or USB line; frames for many terminals share it, each
 terminal with its own sequence space in each direction (stop-and-wait per terminal).
+Epochs (docs/protocol.md §3): a HELLO starts the sender's epoch, whatever its value, so a
+restarted peer is never refused for its epoch; a non-HELLO frame starts only a higher
+epoch, and only at sequence 1.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from drivers.protocol.codec import MessageError
-from drivers.protocol.frame import BadFrame, Frame, FrameDecoder, FrameFault
+from drivers.protocol.frame import MAX_PAYLOAD, BadFrame, Frame, FrameDecoder, FrameFault
 from drivers.protocol.messages import Ack, Hello, Message, Nak, NakCode, Outcome, decode_message
 
 RTO = 0.25
 MAX_RTO = 2.0
 MAX_TRIES = 8
-ANSWERS_KEPT = 8
+RESTART_CODES = (NakCode.UNKNOWN_EPOCH, NakCode.STALE_EPOCH)
+
+
+def random_epoch() -> int:
+    """An epoch for an end that keeps no boot counter (a simulator, a test, a driver the
+    hub has not given its boot yet): random, so it differs from its previous one's."""
+    return secrets.randbelow(0xFFFFFFFF) + 1
+
+
+def encoded(message: Message) -> bytes:
+    """The payload of ``message``; raises MessageError naming the field that does not fit
+    (display text never does: it is cut to fit) or when the payload exceeds a frame."""
+    payload = message.payload()
+    if len(payload) > MAX_PAYLOAD:
+        raise MessageError("payload", f"{len(payload)} bytes exceed a frame's {MAX_PAYLOAD}")
+    return payload
 
 
 # -- events ---------------------------------------------------------------------------------
@@ -88,35 +107,54 @@ Event = Received | Acked | Nacked | GaveUp | Refused | Garbage | PeerRestarted
 
 
 @dataclass
+class _Inflight:
+    message: Message
+    payload: bytes
+    wire: bytes
+    seq: int
+    tries: int
+    due: float
+
+
+@dataclass
 class _Out:
     next_seq: int = 1
-    queue: deque[Message] = field(default_factory=deque)
-    inflight: tuple[Message, bytes, int, int, float] | None = None  # msg, wire, seq, tries, due
+    queue: deque[tuple[Message, bytes]] = field(default_factory=deque)  # message, payload
+    inflight: _Inflight | None = None
+    greeted: bool = False  # this end's HELLO is queued or sent in this sequence space
+    restarted: Message | None = None  # the message a restart after NAK 3/4 resends
 
 
 @dataclass
 class _In:
     epoch: int
     last: int
-    answers: dict[int, bytes] = field(default_factory=dict)
+    answer: bytes | None = None  # the answer to ``last``, sent again for a duplicate
 
 
 class Link:
     """One end of a line. ``epoch`` is this end's epoch for frames it sends (per terminal
     address when a simulator plays many terminals: ``set_epoch``). Sans-I/O: fed bytes and
-    times by its one owner (the driver on the hub's loop, the simulator's station, a test)."""
+    times by its one owner (the driver on the hub's loop, the simulator's station, a test).
+
+    ``hello`` (the hub's end): the HELLO this end sends to an address. Then every address's
+    sequence in this epoch begins with it (sequence 1, before any other frame), and a peer
+    that refuses a message for its epoch (NAK 3 or 4: it kept another epoch of ours) gets
+    the HELLO as sequence 1 again, then the refused message, once (docs/protocol.md §3)."""
 
     def __init__(
         self,
         clock: Callable[[], float],
         epoch: int,
         *,
+        hello: Callable[[int], Message] | None = None,
         rto: float = RTO,
         max_rto: float = MAX_RTO,
         max_tries: int = MAX_TRIES,
     ) -> None:
         self.clock = clock
         self.default_epoch = epoch
+        self.hello = hello
         self.rto, self.max_rto, self.max_tries = rto, max_rto, max_tries
         self._epochs: dict[int, int] = {}
         self._out: dict[int, _Out] = {}
@@ -143,13 +181,31 @@ class Link:
         self._out[terminal] = _Out()
 
     def send(self, terminal: int, message: Message) -> None:
-        """Queue a message; those that need an ACK go one at a time per terminal."""
+        """Queue a message; those that need an ACK go one at a time per terminal. Encoded
+        here, so a message that cannot be encoded raises MessageError to the sender and
+        never reaches the line (display text is cut to fit instead)."""
+        payload = encoded(message)
         if not message.NEEDS_ACK:
-            self._emit(Frame(terminal, self.epoch(terminal), 0, message.TYPE, message.payload()))
+            if self.hello is not None:  # a peer drops frames of an epoch it was not told of
+                self.greet(terminal)
+            self._emit(Frame(terminal, self.epoch(terminal), 0, message.TYPE, payload))
             return
-        out = self._out.setdefault(terminal, _Out())
-        out.queue.append(message)
+        out = self._sending(terminal)
+        out.queue.append((message, payload))
         self._pump(terminal, out)
+
+    def greet(self, terminal: int) -> None:
+        """Begin this end's epoch toward ``terminal`` now (its HELLO goes out as sequence 1)
+        unless it has begun; nothing without ``hello``."""
+        self._pump(terminal, self._sending(terminal))
+
+    def _sending(self, terminal: int) -> _Out:
+        out = self._out.setdefault(terminal, _Out())
+        if self.hello is not None and not out.greeted:
+            out.greeted = True
+            hello = self.hello(terminal)
+            out.queue.appendleft((hello, encoded(hello)))
+        return out
 
     def pending(self, terminal: int) -> int:
         out = self._out.get(terminal)
@@ -160,11 +216,11 @@ class Link:
     def _pump(self, terminal: int, out: _Out) -> None:
         if out.inflight is not None or not out.queue:
             return
-        msg = out.queue.popleft()
+        msg, payload = out.queue.popleft()
         seq = out.next_seq
         out.next_seq = seq + 1 if seq < 0xFFFFFFFF else 1
-        wire = Frame(terminal, self.epoch(terminal), seq, msg.TYPE, msg.payload()).encode()
-        out.inflight = (msg, wire, seq, 1, self.clock() + self.rto)
+        wire = Frame(terminal, self.epoch(terminal), seq, msg.TYPE, payload).encode()
+        out.inflight = _Inflight(msg, payload, wire, seq, 1, self.clock() + self.rto)
         self._outbox += wire
         self.stats["frames_out"] += 1
 
@@ -191,10 +247,8 @@ class Link:
             Frame(rx.terminal, self.epoch(rx.terminal), 0, answer.TYPE, answer.payload())
         )
         st = self._in.get(rx.terminal)
-        if st is not None and st.epoch == rx.epoch:
-            st.answers[rx.seq] = wire
-            while len(st.answers) > ANSWERS_KEPT:
-                del st.answers[min(st.answers)]
+        if st is not None and (st.epoch, st.last) == (rx.epoch, rx.seq):
+            st.answer = wire  # only the newest message's duplicates can still arrive
 
     def _refuse(self, frame: Frame, code: NakCode, reason: str, events: list[Event]) -> None:
         self.stats["refused"] += 1
@@ -239,27 +293,22 @@ class Link:
             return
         if st is None:
             st = self._in[frame.terminal] = _In(frame.epoch, frame.seq - 1)
-        elif frame.epoch < st.epoch:
-            self._refuse(
-                frame, NakCode.STALE_EPOCH, f"epoch {frame.epoch} is older than {st.epoch}", events
-            )
-            return
-        elif frame.epoch > st.epoch:
-            if not (isinstance(msg, Hello) or frame.seq == 1):
-                self._refuse(
-                    frame,
-                    NakCode.UNKNOWN_EPOCH,
-                    f"epoch {frame.epoch} must start with HELLO or sequence 1",
-                    events,
-                )
+        elif frame.epoch != st.epoch:
+            if isinstance(msg, Hello) or (frame.epoch > st.epoch and frame.seq == 1):
+                events.append(PeerRestarted(frame.terminal, st.epoch, frame.epoch))
+                st = self._in[frame.terminal] = _In(frame.epoch, frame.seq - 1)
+            elif frame.epoch < st.epoch:
+                reason = f"epoch {frame.epoch} is older than {st.epoch}: start with HELLO"
+                self._refuse(frame, NakCode.STALE_EPOCH, reason, events)
                 return
-            events.append(PeerRestarted(frame.terminal, st.epoch, frame.epoch))
-            st = self._in[frame.terminal] = _In(frame.epoch, frame.seq - 1)
+            else:
+                reason = f"epoch {frame.epoch} must start with HELLO or sequence 1"
+                self._refuse(frame, NakCode.UNKNOWN_EPOCH, reason, events)
+                return
         if frame.seq == st.last:
             self.stats["duplicates"] += 1
-            answer = st.answers.get(frame.seq)
-            if answer is not None:
-                self._outbox += answer
+            if st.answer is not None:
+                self._outbox += st.answer
             return
         if frame.seq < st.last:
             self._refuse(
@@ -269,23 +318,28 @@ class Link:
                 events,
             )
             return
-        st.last = frame.seq
+        st.last, st.answer = frame.seq, None
         events.append(Received(frame.terminal, frame.epoch, frame.seq, msg))
 
     def _on_answer(self, terminal: int, answer: Ack | Nak, events: list[Event]) -> None:
         out = self._out.get(terminal)
         if out is None or out.inflight is None:
             return
-        msg, _, seq, _, _ = out.inflight
-        if (answer.acked_epoch, answer.acked_seq) != (self.epoch(terminal), seq):
+        inflight = out.inflight
+        if (answer.acked_epoch, answer.acked_seq) != (self.epoch(terminal), inflight.seq):
             return  # a late answer to an earlier try
         out.inflight = None
+        msg = inflight.message
         if isinstance(answer, Ack):
             try:
                 outcome = Outcome(answer.outcome)
             except ValueError:
                 outcome = Outcome.OK
             events.append(Acked(terminal, msg, outcome, answer.text))
+        elif self.hello is not None and self._restarts(out, answer, msg):
+            hello = self.hello(terminal)
+            out.next_seq, out.restarted = 1, msg
+            out.queue.extendleft([(msg, inflight.payload), (hello, encoded(hello))])
         else:
             try:
                 code: NakCode | int = NakCode(answer.code)
@@ -294,31 +348,31 @@ class Link:
             events.append(Nacked(terminal, msg, code, answer.text))
         self._pump(terminal, out)
 
+    def _restarts(self, out: _Out, nak: Nak, msg: Message) -> bool:
+        """Whether a refusal for our epoch is answered by beginning it again with HELLO:
+        once per message, never for a HELLO (a peer that refuses it is not helped)."""
+        return nak.code in RESTART_CODES and not isinstance(msg, Hello) and out.restarted is not msg
+
     # -- time -------------------------------------------------------------------------------
     def poll(self) -> list[Event]:
         """Retransmit what is due; give up after ``max_tries``."""
         now = self.clock()
         events: list[Event] = []
         for terminal, out in self._out.items():
-            if out.inflight is None or now < out.inflight[4]:
+            inflight = out.inflight
+            if inflight is None or now < inflight.due:
                 continue
-            msg, wire, seq, tries, _ = out.inflight
-            if tries >= self.max_tries:
+            if inflight.tries >= self.max_tries:
                 out.inflight = None
-                events.append(GaveUp(terminal, msg, tries))
+                events.append(GaveUp(terminal, inflight.message, inflight.tries))
                 self._pump(terminal, out)
                 continue
-            wait = min(self.rto * (2**tries), self.max_rto)
-            out.inflight = (msg, wire, seq, tries + 1, now + wait)
-            self._outbox += wire
+            inflight.due = now + min(self.rto * (2**inflight.tries), self.max_rto)
+            inflight.tries += 1
+            self._outbox += inflight.wire
             self.stats["retransmits"] += 1
         return events
 
     def next_deadline(self) -> float | None:
-        dues = [o.inflight[4] for o in self._out.values() if o.inflight is not None]
+        dues = [o.inflight.due for o in self._out.values() if o.inflight is not None]
         return min(dues) if dues else None
-
-    def forget(self, terminal: int) -> None:
-        """Drop what is known of a terminal (it left); its next frame starts afresh."""
-        self._in.pop(terminal, None)
-        self._out.pop(terminal, None)

@@ -1,161 +1,112 @@
 """Every message of BHWP/1 as a small value type, with its type code and field layout.
 
+The code lists live in ``codes``, the layout machinery and the records in ``layout``, the
+hub's messages to a terminal in ``to_terminal``; all are re-exported here, so callers
+import every wire name from this module.
 docs/protocol.md is generated from these definitions (``python -m drivers.protocol.spec``)
 and a test keeps the two in step.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from enum import IntEnum
-from typing import Any, ClassVar
+from dataclasses import dataclass
 
 from drivers.protocol.codec import (
-    I32,
     STR8,
-    STR16,
+    TEXT8,
+    TEXT16,
     U8,
     U16,
     U32,
     U64,
-    Codec,
-    ListOf,
-    MessageError,
-    decode_record,
-    encode_record,
+)
+from drivers.protocol.codes import (
+    NO_DECLARER,
+    NO_PLAY,
+    NO_TRICKS,
+    DeviceKind,
+    NakCode,
+    Outcome,
+    Seat,
+)
+from drivers.protocol.layout import (
+    REGISTRY,
+    Message,
+    RankLine,
+    Setting,
+    TravellerEntry,
+    decode_message,
+    f,
+    field_table,
+    message,
+)
+from drivers.protocol.to_terminal import (
+    Assignment,
+    Clock,
+    NextSeating,
+    PlayerName,
+    RankingPage,
+    ResultView,
+    Settings,
+    TDMessage,
 )
 
-
-def f(codec: Codec, doc: str = "", default: Any = None) -> Any:
-    meta = {"codec": codec, "doc": doc}
-    if default is None:
-        return field(metadata=meta)
-    if isinstance(default, tuple | list):
-        return field(default_factory=lambda: tuple(default), metadata=meta)
-    return field(default=default, metadata=meta)
-
-
-class Outcome(IntEnum):
-    """What an ACK says about the message it acknowledges (decisions D9)."""
-
-    OK = 0
-    ACCEPTED = 1
-    HELD = 2
-    DUPLICATE = 3
-
-
-class NakCode(IntEnum):
-    """Why a message was not taken. Below 16: the link (the sender may restart and resend);
-    16 and above: the content (the terminal shows the text; resending cannot help)."""
-
-    BAD_PAYLOAD = 1
-    UNKNOWN_TYPE = 2
-    UNKNOWN_EPOCH = 3
-    STALE_EPOCH = 4
-    REPLAY = 5
-    NOT_LOGGED_ON = 16
-    TABLE_HELD = 17
-    INVALID_RESULT = 18
-    NOT_IN_MOVEMENT = 19
-    NOT_ALLOWED = 20
-    BUSY = 21
-
-
-class DeviceKind(IntEnum):
-    TERMINAL = 1
-    BASE_STATION = 2
-    HUB = 3
-    CLOCK = 4
-
-
-class Seat(IntEnum):
-    N = 0
-    E = 1
-    S = 2
-    W = 3
-
-
-NO_DECLARER = 255
-NO_PLAY = 255
-
-
-class Message:
-    """Base of all messages; ``TYPE`` is the frame's type byte, ``NEEDS_ACK`` whether the
-    receiver must answer with ACK or NAK. Messages are sans-I/O values: any thread."""
-
-    TYPE: ClassVar[int]
-    NEEDS_ACK: ClassVar[bool] = True
-    DIRECTION: ClassVar[str] = ""
-
-    def payload(self) -> bytes:
-        out = bytearray()
-        encode_record(self, out)
-        return bytes(out)
-
-
-REGISTRY: dict[int, type[Message]] = {}
-
-
-def message(code: int, direction: str, needs_ack: bool = True) -> Any:
-    def wrap(cls: type[Message]) -> type[Message]:
-        if code in REGISTRY:
-            raise ValueError(f"type 0x{code:02X} used twice")
-        cls.TYPE = code
-        cls.NEEDS_ACK = needs_ack
-        cls.DIRECTION = direction
-        REGISTRY[code] = cls
-        return cls
-
-    return wrap
-
-
-def decode_message(code: int, payload: bytes) -> Message:
-    """The message of a frame; raises MessageError for an unknown type or a bad payload."""
-    cls = REGISTRY.get(code)
-    if cls is None:
-        raise MessageError("type", f"unknown message type 0x{code:02X}")
-    msg, pos = decode_record(cls, payload, 0)
-    if pos != len(payload):
-        raise MessageError("payload", f"{len(payload) - pos} bytes left over after the last field")
-    return msg
-
-
-# -- records used inside lists ------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class TravellerEntry:
-    ns_pair: int = f(U16, "NS pair")
-    ew_pair: int = f(U16, "EW pair")
-    contract: str = f(STR8, "e.g. 4SX, PASS; empty for an artificial score")
-    declarer: int = f(U8, "Seat 0-3, 255 none")
-    tricks: int = f(U8, "tricks taken 0-13, 255 none")
-    score_ns: int = f(I32, "NS score")
-    ns_value: int = f(I32, "NS percent or IMPs, hundredths")
-
-
-@dataclass(frozen=True, slots=True)
-class RankLine:
-    rank: str = f(STR8, 'place as shown, e.g. "3="')
-    pair: int = f(U16, "pair or team number")
-    value: int = f(I32, "total, hundredths (percent, IMPs or VPs)")
-    names: str = f(STR8, "players or team name")
-
-
-@dataclass(frozen=True, slots=True)
-class Setting:
-    key: str = f(STR8)
-    value: str = f(STR8)
+__all__ = [
+    "NO_DECLARER",
+    "NO_PLAY",
+    "NO_TRICKS",
+    "REGISTRY",
+    "Ack",
+    "Assignment",
+    "BoardStarted",
+    "Clock",
+    "DeviceKind",
+    "Erase",
+    "Heartbeat",
+    "Hello",
+    "Logon",
+    "Message",
+    "Nak",
+    "NakCode",
+    "NextSeating",
+    "Outcome",
+    "PlayerName",
+    "PlayerNumber",
+    "RankLine",
+    "RankingPage",
+    "Result",
+    "ResultView",
+    "RoundStarted",
+    "Seat",
+    "Setting",
+    "Settings",
+    "StationStatus",
+    "Status",
+    "TDCall",
+    "TDMessage",
+    "TerminalJoined",
+    "TerminalLeft",
+    "TravellerEntry",
+    "Verify",
+    "decode_message",
+    "f",
+    "field_table",
+    "message",
+]
 
 
 # -- link ---------------------------------------------------------------------------------
 @message(0x01, "both", needs_ack=False)
 @dataclass(frozen=True, slots=True)
 class Ack(Message):
-    """The message (epoch, seq) was taken; for a result: stored durably first."""
+    """The message (epoch, seq) was taken. A RESULT is answered 1, 2 or 3, and only once it
+    is stored durably; every other message that needs an answer is answered 0 (§4 "ACK
+    outcomes")."""
 
     acked_epoch: int = f(U32, "epoch of the acknowledged frame")
     acked_seq: int = f(U32, "sequence number of the acknowledged frame")
     outcome: int = f(U8, "Outcome: 0 ok, 1 accepted, 2 held for the director, 3 duplicate")
-    text: str = f(STR16, "shown at the terminal, may be empty", "")
+    text: str = f(TEXT16, "shown at the terminal, may be empty", "")
 
 
 @message(0x02, "both", needs_ack=False)
@@ -166,7 +117,7 @@ class Nak(Message):
     acked_epoch: int = f(U32)
     acked_seq: int = f(U32)
     code: int = f(U8, "NakCode")
-    text: str = f(STR16, "the reason, for the display", "")
+    text: str = f(TEXT16, "the reason, for the display", "")
 
 
 @message(0x03, "both")
@@ -189,6 +140,17 @@ class Heartbeat(Message):
 @message(0x10, "terminal → hub")
 @dataclass(frozen=True, slots=True)
 class Logon(Message):
+    """Claim a table. The hub binds the table to the serial and to the link it came over
+    (base station, address, epoch): RESULT, VERIFY, ERASE, ROUND_STARTED, BOARD_STARTED and
+    PLAYER_NUMBER for the table from any other link get NAK 16, and after a reboot (a new
+    epoch) the terminal logs on again. A table held by another terminal, or by the same
+    serial at another address, gets NAK 17 unless `td_pin` is the director's PIN (or the
+    director allowed the takeover); the previous terminal then loses the table. After 3
+    wrong PINs from one serial or address (10 from the room) PIN attempts get NAK 20 for
+    30 s, doubling with each further failure up to 15 min; every wrong PIN is audited. An
+    event that lists its terminals refuses any other serial (NAK 20), and so is a serial
+    longer than 64 characters or one with characters that cannot be printed."""
+
     serial: str = f(STR8)
     section: str = f(STR8, "section letter claimed")
     table: int = f(U16, "table claimed")
@@ -199,17 +161,32 @@ class Logon(Message):
 @message(0x11, "terminal → hub")
 @dataclass(frozen=True, slots=True)
 class PlayerNumber(Message):
+    """A player keyed a member number at a seat, in any round and as often as needed (in a
+    Howell the pairs move: key them every round). The hub records the number for the
+    player of the pair sitting there in that round, answers ACK 0 and sends PLAYER_NAME
+    (possibly before the ACK)."""
+
     section: str = f(STR8)
     table: int = f(U16)
     round: int = f(U16)
-    seat: int = f(U8, "Seat 0-3")
+    seat: int = f(U8, "seat 0 N, 1 E, 2 S, 3 W")
     number: str = f(STR8, "member number as keyed")
 
 
 @message(0x12, "terminal → hub")
 @dataclass(frozen=True, slots=True)
 class Result(Message):
-    """A board result as entered at the table."""
+    """A board result as entered at the table. The hub keys it by the terminal's serial,
+    section, table, round, board and revision: sent again with the same content it is
+    answered "duplicate" and stored once; the same key with other content is stored held
+    for the director ("same submission, different content"), never dropped. Revisions: 1
+    for the first entry, +1 for each correction at the table. After the director (or an
+    ERASE) erased the board's result, the next entry is a new one whatever its revision
+    (the next, or 1 again) and is accepted, even with the erased content. After a reboot a
+    terminal keeps its revision counters (or sends unacknowledged results as they were);
+    one that starts again at 1 has a correction with an old revision held for the
+    director.
+    """
 
     section: str = f(STR8)
     table: int = f(U16)
@@ -217,10 +194,10 @@ class Result(Message):
     board: int = f(U16)
     ns_pair: int = f(U16)
     ew_pair: int = f(U16)
-    contract: str = f(STR8, "1C … 7NTXX or PASS; empty when not played")
-    declarer: int = f(U8, "Seat 0-3, 255 for a pass-out or no play")
+    contract: str = f(STR8, '1C … 7NTXX; "PASS" passed out; empty: not played (§4.1)')
+    declarer: int = f(U8, "seat 0 N, 1 E, 2 S, 3 W; 255 without a contract")
     lead: str = f(STR8, 'opening lead, e.g. "HA", "S10"; may be empty')
-    tricks: int = f(U8, "tricks taken by declarer 0-13; 255 = no play")
+    tricks: int = f(U8, "tricks taken by declarer 0-13; 255 without a contract")
     terminal_time_ms: int = f(U64, "terminal clock, ms since 1970 UTC")
     revision: int = f(U8, "1 for the first entry, +1 for each correction at the table")
 
@@ -228,7 +205,10 @@ class Result(Message):
 @message(0x13, "terminal → hub")
 @dataclass(frozen=True, slots=True)
 class Verify(Message):
-    """The opponents' verification of an entered result."""
+    """The opponents' verification of an entered result, sent after its RESULT; answered
+    ACK 0. Agreed: where the event asks for verification, the board is finished at the
+    table once its result is accepted and agreed. Rejected: the director is alerted; where
+    verification is asked for, the board stays open until the director acts (§4.2)."""
 
     section: str = f(STR8)
     table: int = f(U16)
@@ -240,6 +220,14 @@ class Verify(Message):
 @message(0x14, "terminal → hub")
 @dataclass(frozen=True, slots=True)
 class Erase(Message):
+    """The table erases its own result of a board, to enter it again: ACK 0 when the
+    board's result at this table in the current round is erased (audited, shown to the
+    director), after which the board is open again and its RESULT is taken anew. NAK 16
+    from a terminal that does not hold the table; NAK 20 with the reason when the board
+    has no result at the table, the director entered it, `revision` (0: any) is not the
+    stored one, or the round is over (its standings may be out: only the director erases
+    then)."""
+
     section: str = f(STR8)
     table: int = f(U16)
     round: int = f(U16)
@@ -250,16 +238,22 @@ class Erase(Message):
 @message(0x15, "terminal → hub")
 @dataclass(frozen=True, slots=True)
 class TDCall(Message):
+    """Call the director: answered ACK 0; the call opens on the director's console (with
+    the text; the reason is for the terminal's own menu). The director comes to the table
+    or answers with TD_MESSAGE."""
+
     section: str = f(STR8)
     table: int = f(U16)
     round: int = f(U16)
     reason: int = f(U8, "0 general, 1 revoke, 2 insufficient bid, 3 claim, 4 slow play, 5 other")
-    text: str = f(STR8, default="")
+    text: str = f(TEXT8, default="")
 
 
 @message(0x16, "terminal → hub")
 @dataclass(frozen=True, slots=True)
 class RoundStarted(Message):
+    """The table started its round (its first action measures late arrival); ACK 0."""
+
     section: str = f(STR8)
     table: int = f(U16)
     round: int = f(U16)
@@ -269,6 +263,9 @@ class RoundStarted(Message):
 @message(0x17, "terminal → hub")
 @dataclass(frozen=True, slots=True)
 class BoardStarted(Message):
+    """The table started a board; counts as the round's first action like ROUND_STARTED;
+    ACK 0."""
+
     section: str = f(STR8)
     table: int = f(U16)
     round: int = f(U16)
@@ -279,91 +276,11 @@ class BoardStarted(Message):
 @message(0x18, "terminal → hub", needs_ack=False)
 @dataclass(frozen=True, slots=True)
 class Status(Message):
+    """Battery and signal, every 60 s and on a change; never answered."""
+
     battery_percent: int = f(U8)
     signal_percent: int = f(U8)
     current_board: int = f(U16, "0 when none")
-
-
-# -- hub → terminal -------------------------------------------------------------------------
-@message(0x20, "hub → terminal")
-@dataclass(frozen=True, slots=True)
-class Assignment(Message):
-    section: str = f(STR8)
-    table: int = f(U16)
-    round: int = f(U16)
-    ns_pair: int = f(U16, "0 for an empty seat")
-    ew_pair: int = f(U16, "0 for an empty seat")
-    boards: tuple[int, ...] = f(ListOf(U16, 64), "boards of the round", ())
-
-
-@message(0x21, "hub → terminal")
-@dataclass(frozen=True, slots=True)
-class ResultView(Message):
-    """The table's own score and the traveller, sent after the board was played here."""
-
-    section: str = f(STR8)
-    board: int = f(U16)
-    own_score_ns: int = f(I32)
-    own_value: int = f(I32, "the table's NS percent or IMPs, hundredths")
-    value_kind: int = f(U8, "0 percent, 1 IMPs")
-    lines: tuple[TravellerEntry, ...] = f(ListOf(TravellerEntry, 64), default=())
-
-
-@message(0x22, "hub → terminal")
-@dataclass(frozen=True, slots=True)
-class RankingPage(Message):
-    section: str = f(STR8)
-    round: int = f(U16, "standings after this round")
-    page: int = f(U8)
-    pages: int = f(U8)
-    lines: tuple[RankLine, ...] = f(ListOf(RankLine, 32), default=())
-
-
-@message(0x23, "hub → terminal", needs_ack=False)
-@dataclass(frozen=True, slots=True)
-class Clock(Message):
-    section: str = f(STR8)
-    round: int = f(U16)
-    phase: int = f(U8, "0 play, 1 last board, 2 no new board, 3 move, 4 paused, 5 break")
-    seconds_left: int = f(I32, "negative when over time")
-
-
-@message(0x24, "hub → terminal")
-@dataclass(frozen=True, slots=True)
-class TDMessage(Message):
-    text: str = f(STR16)
-    beep: int = f(U8, "1 to alert the players", 0)
-
-
-@message(0x25, "hub → terminal")
-@dataclass(frozen=True, slots=True)
-class NextSeating(Message):
-    """Where a pair goes next round (one message per pair at the table)."""
-
-    section: str = f(STR8)
-    round: int = f(U16)
-    pair: int = f(U16)
-    table: int = f(U16)
-    seat_ns: int = f(U8, "1 NS, 0 EW")
-    opponents: int = f(U16)
-    boards: tuple[int, ...] = f(ListOf(U16, 64), default=())
-
-
-@message(0x26, "hub → terminal")
-@dataclass(frozen=True, slots=True)
-class Settings(Message):
-    entries: tuple[Setting, ...] = f(ListOf(Setting, 64), default=())
-
-
-@message(0x27, "hub → terminal")
-@dataclass(frozen=True, slots=True)
-class PlayerName(Message):
-    section: str = f(STR8)
-    table: int = f(U16)
-    round: int = f(U16)
-    seat: int = f(U8)
-    number: str = f(STR8)
-    name: str = f(STR8)
 
 
 # -- base station ---------------------------------------------------------------------------
@@ -378,17 +295,18 @@ class StationStatus(Message):
 @message(0x31, "station → hub")
 @dataclass(frozen=True, slots=True)
 class TerminalJoined(Message):
-    """A terminal came into radio range; the frame's terminal field is its address."""
+    """A terminal came into radio range. The station's own message: it travels at address
+    0 in the station's epoch and sequence (§3), and names the terminal's address."""
 
+    address: int = f(U16, "the terminal's address (1-65535)")
     serial: str = f(STR8)
 
 
 @message(0x32, "station → hub")
 @dataclass(frozen=True, slots=True)
 class TerminalLeft(Message):
+    """A terminal left; like TERMINAL_JOINED, sent at address 0 by the station, ACK 0. The
+    hub shows the terminal's table offline until the terminal speaks again."""
+
+    address: int = f(U16, "the terminal's address (1-65535)")
     reason: int = f(U8, "0 out of range, 1 powered off, 2 replaced")
-
-
-def field_table(cls: type) -> list[tuple[str, str, str]]:
-    """(name, wire type, meaning) of each field, for the specification."""
-    return [(x.name, x.metadata["codec"].name, x.metadata.get("doc", "")) for x in fields(cls)]

@@ -6,15 +6,11 @@ docs/protocol.md contains it verbatim.
 
 from __future__ import annotations
 
-from drivers.protocol.frame import Frame
 from drivers.protocol.messages import (
     REGISTRY,
-    Ack,
-    Hello,
     NakCode,
     Outcome,
     RankLine,
-    Result,
     Setting,
     TravellerEntry,
     field_table,
@@ -22,16 +18,45 @@ from drivers.protocol.messages import (
 
 BEGIN = "<!-- generated: messages (python -m drivers.protocol.spec) -->"
 END = "<!-- end generated -->"
+OUTCOMES = {
+    "OK": "the answer to every message that needs one except RESULT (HELLO, LOGON, "
+    "PLAYER_NUMBER, VERIFY, ERASE, TDCALL, ROUND_STARTED, BOARD_STARTED, TERMINAL_JOINED, "
+    "TERMINAL_LEFT), and a terminal's answer to the hub's messages",
+    "ACCEPTED": "a RESULT stored and counted; also a board not played (empty contract): "
+    'the text says "no play: the director will assign a score"',
+    "HELD": "a RESULT stored for the director, not counted yet: a board the table does not "
+    "play in that round, pairs that do not sit there, a second and different result of the "
+    'board. The terminal shows the text ("held for the director")',
+    "DUPLICATE": "a RESULT with the key and content of one stored before: nothing changes. "
+    "A frame received twice by the link is answered with its first answer, not with 3",
+}
+NAKS = {
+    "BAD_PAYLOAD": "the payload does not decode (a field runs past the end, bytes left "
+    "over, bad UTF-8); the text names the field",
+    "UNKNOWN_TYPE": "no message has this type",
+    "UNKNOWN_EPOCH": "a higher epoch whose first frame is neither HELLO nor sequence 1",
+    "STALE_EPOCH": "an epoch lower than the current one, not in a HELLO: start with HELLO",
+    "REPLAY": "a sequence number below the last one delivered in this epoch",
+    "BUSY": "the hub could not store the result just now: send it again after a pause "
+    "(250 ms, doubling up to 2 s)",
+    "NOT_LOGGED_ON": "the terminal has not logged on to that table over this link in this "
+    "epoch (after its reboot or the hub's restart): LOGON, then send the message again",
+    "TABLE_HELD": "another terminal (or this serial over another link) holds the table: the "
+    "director's PIN in LOGON, or the director's takeover command, lets this one in",
+    "INVALID_RESULT": "the result cannot be scored (contract, declarer, tricks, lead); the "
+    "text says why",
+    "NOT_IN_MOVEMENT": "no such section, table or round (a LOGON to a table that does not "
+    "exist, a RESULT for a round not in the movement). A board the table does not play is "
+    "held (ACK 2), not refused",
+    "NOT_ALLOWED": "not allowed (a terminal the event does not register, a wrong director's "
+    "PIN, an ERASE the table may not make); the text says why",
+}
 
 
 def _table(cls: type) -> list[str]:
     rows = ["| field | type | meaning |", "|---|---|---|"]
     rows += [f"| `{n}` | {t} | {d} |" for n, t, d in field_table(cls)]
     return rows
-
-
-def _hex(data: bytes) -> str:
-    return " ".join(f"{b:02X}" for b in data)
 
 
 def generated() -> str:
@@ -56,32 +81,11 @@ def generated() -> str:
         out += _table(cls)
     for rec in (TravellerEntry, RankLine, Setting):
         out += ["", f"#### Record {rec.__name__} (inside lists)", "", *_table(rec)]
-    out += ["", "### ACK outcomes", ""] + [f"- {o.value}: {o.name.lower()}" for o in Outcome]
-    out += ["", "### NAK codes", ""] + [f"- {c.value}: {c.name.lower()}" for c in NakCode]
-    out += ["", "### Worked examples", ""]
-    hello = Frame(0x0003, 1, 1, Hello.TYPE, Hello(1, "BM-0042", "1.0").payload())
-    result = Frame(
-        0x0003,
-        1,
-        2,
-        Result.TYPE,
-        Result("A", 3, 2, 7, 5, 12, "4SX", 0, "HA", 10, 1764442800000, 1).payload(),
-    )
-    ack = Frame(0x0003, 1764442000, 0, Ack.TYPE, Ack(1, 2, Outcome.ACCEPTED, "").payload())
-    for title, frame in (
-        ("Terminal 3 says HELLO (epoch 1, seq 1)", hello),
-        ("Terminal 3 sends 4SX by North, 10 tricks, board 7 (seq 2)", result),
-        ("The hub accepts it (ACK, outcome 1, hub epoch 1764442000)", ack),
-    ):
-        out += [
-            f"{title}:",
-            "",
-            "```",
-            f"packed : {_hex(frame.pack())}",
-            f"on wire: {_hex(frame.encode())}",
-            "```",
-            "",
-        ]
+    out += ["", "### ACK outcomes", ""]
+    out += [f"- {o.value} {o.name.lower()}: {OUTCOMES.get(o.name, '')}" for o in Outcome]
+    out += ["", "### NAK codes", ""]
+    out += [f"- {c.value} {c.name.lower()}: {NAKS.get(c.name, '')}" for c in NakCode]
+    out += [""]
     out.append(END)
     return "\n".join(out)
 

@@ -19,8 +19,10 @@ def websocket_source(
     """Feed and commands over the hub API. The feed says hello (with ``resume_from``, the
     last event number seen, after a reconnect), then yields every message; when the link
     drops it yields ``{"type": "link", "up": False, "error": ...}`` once and tries again
-    every ``retry_s``. With a ``pin`` it logs in as ``name``. Both callables run on the
-    client's asyncio loop."""
+    every ``retry_s``. With a ``pin`` it logs in as ``name`` (on every connection: a session
+    is bound to its connection); a hub that serves this machine the feed only after a
+    log-in, when there is no PIN, is told as a link that is down. Both callables run on
+    the client's asyncio loop."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import WebSocketException
 
@@ -40,6 +42,9 @@ def websocket_source(
                         )
                     async for raw in ws:
                         msg = json.loads(raw)
+                        if msg.get("type") == "login_required" and not pin:  # D20: say why
+                            yield {"type": "link", "up": False, "error": msg.get("error")}
+                            continue
                         if msg.get("type") == "session":
                             state["token"] = msg["token"]
                         if "seq" in msg:

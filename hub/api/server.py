@@ -1,20 +1,29 @@
-"""The API server: one WebSocket per client (console, screens), JSON text messages."""
+"""The API server: one WebSocket per client (console, screens), JSON text messages. The
+director's log-in, its limits and sessions, and who gets the feed without one are
+``hub/api/sessions.py`` (decisions D20)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
-import secrets
+import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from hub.api.feed import Feed
+from hub.api.sessions import (
+    LoginGuard,
+    LoginVerdict,
+    SessionRefused,
+    Sessions,
+    is_loopback,
+    peer_of,
+)
 
 log = logging.getLogger(__name__)
 API_VERSION = 1
@@ -24,8 +33,43 @@ class CommandError(Exception):
     """A command the hub refuses; the message goes back to the TD."""
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number in JSON: send a finite number")
+
+
+def parse_message(raw: str | bytes) -> dict[str, Any]:
+    """One client message: a JSON object. NaN and Infinity (which Python's JSON would
+    otherwise read) are refused here, so no command ever sees them; the ``ValueError``
+    says what was wrong, for the client's error answer."""
+    try:
+        msg = json.loads(raw, parse_constant=_no_constant)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ValueError(f"not JSON: {e}") from None
+    except RecursionError:
+        raise ValueError("not JSON: nested too deep") from None
+    if not isinstance(msg, dict):
+        raise ValueError(f"a message is a JSON object, not {type(msg).__name__}")
+    return msg
+
+
+def _short(e: BaseException) -> str:
+    text = f"{type(e).__name__}: {e}"
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 Snapshot = Callable[[], Awaitable[dict[str, Any]]]
 Dispatch = Callable[[str, dict[str, Any], str], Awaitable[dict[str, Any]]]
+
+
+class Audit(Protocol):
+    """Where log-ins and refused PINs go (the hub's ``AuditTrail``)."""
+
+    def record(self, actor: str, action: str, detail: dict[str, Any]) -> None: ...
+
+    def tally(self, actor: str, action: str, reason: str) -> bool: ...
+
+
+LOGIN_FIRST_S = 60.0  # how long a remote peer that must log in first has to do it
 
 
 class ApiServer:
@@ -40,13 +84,21 @@ class ApiServer:
         *,
         host: str = "127.0.0.1",
         port: int = 7170,
+        allow_remote_feed: bool = False,
+        audit: Audit | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``pin`` must not be empty (decisions D20). ``allow_remote_feed``: peers not on
+        this machine get the feed without logging in (else they log in first); ``audit``
+        records log-ins and refused PINs."""
         self.feed = feed
         self.snapshot = snapshot
         self.dispatch = dispatch
-        self.pin = pin
+        self.guard = LoginGuard(pin, clock)
+        self.sessions = Sessions(clock)
+        self.allow_remote_feed = allow_remote_feed
+        self.audit = audit
         self.host, self.port = host, port
-        self.sessions: dict[str, str] = {}
         self._server: Server | None = None
 
     async def start(self) -> None:
@@ -57,6 +109,7 @@ class ApiServer:
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
+        self.sessions.clear()
 
     async def _send(self, ws: ServerConnection, message: dict[str, Any]) -> None:
         await ws.send(json.dumps(message, default=str))
@@ -77,11 +130,17 @@ class ApiServer:
     async def _client(self, ws: ServerConnection) -> None:
         queue = None
         try:
-            first = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            try:
+                first = parse_message(await asyncio.wait_for(ws.recv(), 30))
+            except ValueError as e:
+                await self._send(ws, {"type": "error", "error": str(e)})
+                return
             if first.get("type") != "hello" or first.get("version") != API_VERSION:
                 await self._send(
                     ws, {"type": "error", "error": f"say hello with version {API_VERSION} first"}
                 )
+                return
+            if not await self._may_follow(ws):
                 return
             queue = self.feed.subscribe()
             resume = first.get("resume_from")
@@ -106,31 +165,105 @@ class ApiServer:
                     continue
                 if item["seq"] > shown:
                     await self._send(ws, item)
-        except (ConnectionClosed, TimeoutError, json.JSONDecodeError):
+        except (ConnectionClosed, TimeoutError):
             return
         finally:
             if queue is not None:
                 self.feed.unsubscribe(queue)
+            if self.sessions.end(ws):
+                log.info("API session of %s ended with its connection", self._peer(ws))
 
     async def _commands(self, ws: ServerConnection) -> None:
+        """Every message gets an answer and the connection stays open, whatever it holds:
+        a bad message an error, a command that fails (even by a fault of the hub) a reply
+        that says so."""
         with contextlib.suppress(ConnectionClosed):
             async for raw in ws:
                 try:
-                    msg = json.loads(raw)
-                except json.JSONDecodeError:
-                    await self._send(ws, {"type": "error", "error": "not JSON"})
+                    msg = parse_message(raw)
+                except ValueError as e:
+                    log.warning("API message refused: %s", e)
+                    await self._send(ws, {"type": "error", "error": str(e)})
                     continue
-                await self._send(ws, await self._answer(msg))
+                try:
+                    answer = await self._answer(msg, ws)
+                except Exception as e:
+                    log.exception("API message %r failed", msg.get("type"))
+                    answer = {
+                        "type": "reply",
+                        "id": msg.get("id"),
+                        "ok": False,
+                        "error": f"internal error: {_short(e)}",
+                    }
+                await self._send(ws, answer)
 
-    async def _answer(self, msg: dict[str, Any]) -> dict[str, Any]:
+    def _peer(self, ws: ServerConnection) -> str:
+        address = ws.remote_address
+        host = str(address[0]) if isinstance(address, tuple) and address else None
+        return peer_of(host, ws.request.headers.get("X-Forwarded-For") if ws.request else None)
+
+    async def _may_follow(self, ws: ServerConnection) -> bool:
+        """The feed without a session is for this machine only, unless the TD allowed it
+        (decisions D20): a remote peer logs in first; the snapshot follows its session."""
+        peer = self._peer(ws)
+        if self.allow_remote_feed or is_loopback(peer):
+            return True
+        why = (
+            "the feed is served without a session only on the hub's machine: log in with "
+            "the director's PIN (or the TD starts the hub with --allow-remote-feed)"
+        )
+        await self._send(ws, {"type": "login_required", "error": why})
+        deadline = asyncio.get_running_loop().time() + LOGIN_FIRST_S
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                msg = parse_message(await asyncio.wait_for(ws.recv(), max(0.0, left)))
+            except ValueError as e:
+                await self._send(ws, {"type": "error", "error": str(e)})
+                continue
+            except TimeoutError:
+                log.warning("API peer %s did not log in: connection closed", peer)
+                await self._send(ws, {"type": "error", "error": why})
+                return False
+            if msg.get("type") != "login":
+                answer = {"type": "reply", "id": msg.get("id"), "ok": False, "error": why}
+                await self._send(ws, answer)
+                continue
+            answer = self._login(msg, ws)
+            await self._send(ws, answer)
+            if answer["type"] == "session":
+                return True
+
+    def _login(self, msg: dict[str, Any], ws: ServerConnection) -> dict[str, Any]:
+        """A log-in: the PIN checked under the attempt limits; a session for this connection,
+        or a refusal that is logged with the peer and audited (decisions D20)."""
+        mid, peer = msg.get("id"), self._peer(ws)
+        name = str(msg.get("name") or "TD")[:40]
+        pin = msg.get("pin")
+        check = self.guard.attempt(peer, pin if isinstance(pin, str) else "")
+        if check.ok:
+            token = self.sessions.open(name, ws)
+            log.info("API login: %s from %s", name, peer)
+            if self.audit is not None:
+                self.audit.record(f"TD {name}", "api_login", {"peer": peer})
+            return {"type": "session", "id": mid, "token": token}
+        detail = {"peer": peer, "name": name, "failures": check.failures}
+        if check.wait_s > 0:
+            detail["wait_s"] = round(check.wait_s)
+        if check.verdict is LoginVerdict.WRONG:
+            log.warning("API login from %s refused: %s", peer, check.text())
+            if self.audit is not None:
+                self.audit.record(f"API {peer}", "api_login_refused", detail)
+        elif self.audit is None or self.audit.tally(f"API {peer}", "api_login_waiting", "wait"):
+            # attempts during a wait, not compared: counted per peer and minute, so a
+            # flood of them costs neither a disk write nor a log line each
+            log.warning("API login from %s refused: %s", peer, check.text())
+        return {"type": "reply", "id": mid, "ok": False, "error": check.text()}
+
+    async def _answer(self, msg: dict[str, Any], ws: ServerConnection) -> dict[str, Any]:
         mid = msg.get("id")
         if msg.get("type") == "login":
-            if hmac.compare_digest(str(msg.get("pin", "")), self.pin):
-                token = secrets.token_hex(16)
-                self.sessions[token] = str(msg.get("name") or "TD")
-                return {"type": "session", "id": mid, "token": token}
-            log.warning("API login refused: wrong PIN")
-            return {"type": "reply", "id": mid, "ok": False, "error": "wrong PIN"}
+            return self._login(msg, ws)
         if msg.get("type") != "command":
             return {
                 "type": "reply",
@@ -138,14 +271,10 @@ class ApiServer:
                 "ok": False,
                 "error": "messages are hello, login or command",
             }
-        actor = self.sessions.get(str(msg.get("token")))
-        if actor is None:
-            return {
-                "type": "reply",
-                "id": mid,
-                "ok": False,
-                "error": "log in with the director's PIN first",
-            }
+        try:
+            actor = self.sessions.actor(msg.get("token"), ws)
+        except SessionRefused as e:
+            return {"type": "reply", "id": mid, "ok": False, "error": str(e)}
         name = str(msg.get("name", ""))
         args = msg.get("args") or {}
         if not isinstance(args, dict):
@@ -153,5 +282,10 @@ class ApiServer:
         try:
             result = await self.dispatch(name, args, f"TD {actor}")
         except CommandError as e:
+            log.warning("command %.40s refused: %s", name, e)
             return {"type": "reply", "id": mid, "ok": False, "error": str(e)}
+        except Exception as e:  # a fault of the hub: said, logged, and the hub goes on
+            log.exception("command %.40s failed", name)
+            error = f"internal error in {name[:40]}: {_short(e)}"
+            return {"type": "reply", "id": mid, "ok": False, "error": error}
         return {"type": "reply", "id": mid, "ok": True, **result}

@@ -11,7 +11,8 @@ import click
     "--pin",
     envvar="BRIDGEHUB_TD_PIN",
     default=None,
-    help="The director's PIN (for commands such as pausing the clock).",
+    help="The director's PIN (for commands such as pausing the clock). Prefer the "
+    "environment variable BRIDGEHUB_TD_PIN: an option shows in process lists.",
 )
 def console(url: str, pin: str | None) -> None:
     """The TD console (keys: r room, s standings, c calls, l log, p pause, ? help, q quit)."""

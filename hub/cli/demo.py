@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -17,6 +18,8 @@ from pathlib import Path
 
 import click
 from websockets.asyncio.client import connect
+
+from hub.api.sessions import new_pin
 
 EVENT = """schema_version = 1
 [event]
@@ -105,6 +108,8 @@ def demo(
     event.write_text(EVENT.format(tables=tables, boards=boards_per_round), "utf-8")
     rounds = 2 * tables - 1
     port = _free_port()
+    pin = new_pin()  # to the hub and the console in their environment, never in argv (D20)
+    env = {**os.environ, "BRIDGEHUB_TD_PIN": pin}
     click.echo(f"bridgehub demo: {tables}-table Howell, {rounds} rounds, in {folder}")
     sim = subprocess.Popen(
         [
@@ -138,16 +143,15 @@ def demo(
                 station,
                 "--api",
                 f"127.0.0.1:{port}",
-                "--td-pin",
-                "0000",
             ],
             stdout=subprocess.DEVNULL,
+            env=env,
         )
         click.echo(f"hub: API ws://127.0.0.1:{port}/v1, database {event.with_suffix('.db')}")
+        click.echo(f"director's PIN: {pin}")
         if console:
             subprocess.run(
-                [_exe(), "console", "--api", f"ws://127.0.0.1:{port}/v1", "--pin", "0000"],
-                check=False,
+                [_exe(), "console", "--api", f"ws://127.0.0.1:{port}/v1"], check=False, env=env
             )
             return
         asyncio.run(_follow(port, rounds, 3))

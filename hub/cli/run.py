@@ -4,19 +4,100 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
-import secrets
+import os
 import signal
 from pathlib import Path
 
 import click
 
-from hub.event.event_file import EventFileError
+from drivers.line_lock import LineLock, LineLocked
+from hub.api.sessions import SHORT_PIN, is_loopback, new_pin, pin_problem
+from hub.event.event_file import EventFileError, parse_event
 from hub.event.movement.model import MovementError
+from hub.event.vp_table_file import anchor_vp_table
 from hub.live.service import HubService
 from hub.store.engine import DriverMissing, sqlite_url
+from hub.store.hub_lock import HubLock, HubLocked, starting
 from hub.store.schema_version import SchemaMismatch
 from hub.store.store import Store, StoreError
+
+
+def _event_to_run(store: Store, event_file: Path, given: int | None) -> int:
+    """The event ``bridgehub run --event FILE`` runs: ``--event-id`` when given; else the
+    stored event that is this file (same content, comments and layout aside); else, in an
+    empty store, the file stored as a new event. Never silently another event: a file that
+    matches none or several stored events is refused with the choices."""
+    ids = store.event_ids()
+    if given is not None:
+        if given not in ids:
+            holds = f"it holds {_listed(store, ids)}" if ids else "it holds no event: check --db"
+            raise StoreError(f"no event {given} in this store ({holds})")
+        return given
+    text = event_file.read_text("utf-8")
+    if not ids:
+        return store.create_event(text, base_dir=event_file.parent, source=str(event_file))
+    wanted = parse_event(anchor_vp_table(text, event_file.parent, str(event_file)))
+    as_written = parse_event(text, str(event_file))  # stored before VP tables were anchored
+    same = [i for i in ids if store.event(i) in (wanted, as_written)]
+    if len(same) == 1:
+        return same[0]
+    if same:
+        raise StoreError(
+            f"{event_file} is stored more than once here ({_listed(store, same)}): "
+            "choose one with --event-id N"
+        )
+    raise StoreError(_changed_file(store, event_file, ids))
+
+
+def _changed_file(store: Store, event_file: Path, ids: list[int]) -> str:
+    """What to do when the event file matches no stored event (most often a TD who edited
+    it between evenings): continue the stored event as it was created, by its number (the
+    edits are not used), or start the edited file as a new event in a store of its own."""
+    if len(ids) == 1:
+        go_on = (
+            f"to continue it as it was created (your edits to the file are not used), add "
+            f"--event-id {ids[0]}"
+        )
+    else:
+        go_on = "to continue one of them as it was created, add --event-id N (its number above)"
+    fresh = event_file.with_name(event_file.stem + "-new.db")
+    return (
+        f"{event_file} is not the event stored here ({_listed(store, ids)}); was it changed "
+        f"after the event was created? {go_on[0].upper()}{go_on[1:]}; to run the file as it "
+        f"is now as a new event, give it a store of its own, e.g. --db sqlite:///{fresh}"
+    )
+
+
+def _listed(store: Store, ids: list[int]) -> str:
+    return ", ".join(f"event {i} {store.event(i).event.name!r}" for i in ids)
+
+
+def _claim(
+    store: Store, event_file: Path, given: int | None, stations: tuple[str, ...]
+) -> tuple[int, list[HubLock | LineLock]]:
+    """The event to run and this hub's locks on it and its lines, chosen and taken while no
+    other run is starting on the store: two runs on an empty store would otherwise both
+    create the event (and on PostgreSQL each lock its own); the second finds the first's
+    event and is refused its lock."""
+    with starting(store.engine):
+        event_id = _event_to_run(store, event_file, given)
+        return event_id, _locks(store, event_id, stations)
+
+
+def _locks(store: Store, event_id: int, stations: tuple[str, ...]) -> list[HubLock | LineLock]:
+    """One hub per event and per line: the store's lock, then each station's; all or none."""
+    held: list[HubLock | LineLock] = []
+    try:
+        held.append(HubLock.acquire(store.engine, event_id))
+        for url in dict.fromkeys(stations):
+            held.append(LineLock.acquire(url))
+    except BaseException:
+        for lock in held:
+            lock.release()
+        raise
+    return held
 
 
 async def _serve(
@@ -26,12 +107,27 @@ async def _serve(
     clocks: list[tuple[str, str]],
     api: tuple[str, int],
     pin: str,
+    allow_remote_feed: bool = False,
 ) -> None:
-    hub = HubService(store, event_id, stations, clock_displays=clocks, api=api, td_pin=pin)
+    hub = HubService(
+        store,
+        event_id,
+        stations,
+        clock_displays=clocks,
+        api=api,
+        td_pin=pin,
+        allow_remote_feed=allow_remote_feed,
+    )
     try:
         await hub.start()
     except OSError as e:  # the API's port is taken (another hub?) or not this machine's
-        raise click.ClickException(f"the API cannot listen on {api[0]}:{api[1]}: {e}") from None
+        why = (
+            f"port {api[1]} is already in use (another hub, or another program?): stop it "
+            "or give another --api HOST:PORT"
+            if e.errno == errno.EADDRINUSE
+            else str(e)
+        )
+        raise click.ClickException(f"the API cannot listen on {api[0]}:{api[1]}: {why}") from None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -42,6 +138,12 @@ async def _serve(
         f"hub running: event {event_id}, stations {', '.join(stations)}; "
         f"API ws://{hub.api.host}:{hub.api.port}/v1"
     )
+    if not is_loopback(hub.api.host):
+        click.echo(
+            "the API listens beyond this machine without TLS: see docs/api.md (a TLS proxy or "
+            "an SSH tunnel)" + ("; the feed needs a log-in there" if not allow_remote_feed else ""),
+            err=True,
+        )
 
     async def announce() -> None:
         await hub.session_done.wait()
@@ -53,12 +155,40 @@ async def _serve(
     await hub.stop()
 
 
+def _director_pin(given: str | None) -> str:
+    """The TD PIN of this run (decisions D20): the one given (``--td-pin`` or, better,
+    BRIDGEHUB_TD_PIN), never empty; else 8 random characters, printed once for the TD."""
+    if given is None and os.environ.get("BRIDGEHUB_TD_PIN") == "":
+        given = ""  # click reads an empty variable as unset: an empty PIN all the same
+    if given is None:
+        pin = new_pin()
+        click.echo(f"director's PIN for this run: {pin}")
+        return pin
+    problem = pin_problem(given)
+    if problem is not None:
+        raise click.BadParameter(problem, param_hint="--td-pin")
+    if len(given) < SHORT_PIN:
+        click.echo(
+            f"warning: the director's PIN has {len(given)} characters; with fewer than "
+            f"{SHORT_PIN} it is easier to guess (log-ins are limited, docs/api.md)",
+            err=True,
+        )
+    return given
+
+
 @click.command("run")
 @click.option(
     "--event",
     "event_file",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     required=True,
+)
+@click.option(
+    "--event-id",
+    "event_id_given",
+    type=click.IntRange(1),
+    default=None,
+    help="The stored event to run (default: the one stored from this event file).",
 )
 @click.option(
     "--db", "url", default=None, help="Store URL (default: sqlite file beside the event file)."
@@ -87,31 +217,31 @@ async def _serve(
     "--td-pin",
     envvar="BRIDGEHUB_TD_PIN",
     default=None,
-    help="The director's PIN for API commands (default: a new one, printed).",
+    help="The director's PIN for API commands (default: 8 new random characters, printed "
+    "once). Prefer the environment variable BRIDGEHUB_TD_PIN: an option shows in process lists.",
+)
+@click.option(
+    "--allow-remote-feed",
+    is_flag=True,
+    help="Serve the feed (snapshot and events) without a log-in to clients on the venue "
+    "network too, e.g. result screens; without it only this machine gets it (decisions D20).",
 )
 def run(
     event_file: Path,
+    event_id_given: int | None,
     url: str | None,
     stations: tuple[str, ...],
     clocks: tuple[str, ...],
     api_at: str,
     td_pin: str | None,
+    allow_remote_feed: bool,
 ) -> None:
     """Run the hub: drivers, intake, store and live scoring for one event."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
+    pin = _director_pin(td_pin)  # first: a bad PIN leaves nothing open
     try:
         store = Store.open(url or sqlite_url(event_file.with_suffix(".db")), migrate=True)
     except (SchemaMismatch, DriverMissing) as e:  # a newer store, a missing driver: say so
-        raise click.ClickException(str(e)) from None
-    try:
-        ids = store.event_ids()
-        if ids:
-            event_id = ids[-1]  # a restart: continue the stored event
-        else:
-            event_id = store.create_event(
-                event_file.read_text("utf-8"), base_dir=event_file.parent, source=str(event_file)
-            )
-    except (EventFileError, MovementError, StoreError) as e:
         raise click.ClickException(str(e)) from None
     displays = []
     for spec in clocks:
@@ -124,10 +254,29 @@ def run(
     host, _, port = api_at.rpartition(":")
     if not port.isdigit():
         raise click.BadParameter(f"{api_at!r}: write HOST:PORT", param_hint="--api")
-    pin = td_pin or f"{secrets.randbelow(10_000):04d}"
-    if td_pin is None:
-        click.echo(f"director's PIN for this run: {pin}")
-    asyncio.run(
-        _serve(store, event_id, list(stations), displays, (host or "127.0.0.1", int(port)), pin)
-    )
-    store.close()
+    try:
+        event_id, locks = _claim(store, event_file, event_id_given, stations)
+    except (EventFileError, MovementError, StoreError, HubLocked, LineLocked) as e:
+        store.close()
+        raise click.ClickException(str(e)) from None
+    except OSError as e:  # a lock file that cannot be made (permissions, a read-only disk)
+        store.close()
+        raise click.ClickException(f"cannot lock the store or a line for this hub: {e}") from None
+    try:
+        asyncio.run(
+            _serve(
+                store,
+                event_id,
+                list(stations),
+                displays,
+                (host or "127.0.0.1", int(port)),
+                pin,
+                allow_remote_feed,
+            )
+        )
+    except StoreError as e:  # the store refused the start (its boot counter ran out, ...)
+        raise click.ClickException(f"the hub cannot start: {e}") from None
+    finally:
+        for lock in locks:
+            lock.release()
+        store.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 
@@ -15,6 +16,14 @@ import click
     default="ws://127.0.0.1:7170/v1",
     show_default=True,
     help="The hub's API (bridgehub run --api HOST:PORT).",
+)
+@click.option(
+    "--pin",
+    envvar="BRIDGEHUB_TD_PIN",
+    default=None,
+    help="The director's PIN, for a screen on another machine than the hub when the hub "
+    "serves its feed to this machine only (no --allow-remote-feed). Prefer the environment "
+    "variable BRIDGEHUB_TD_PIN: an option shows in process lists.",
 )
 @click.option(
     "--page-seconds",
@@ -31,19 +40,21 @@ import click
     help="Serve the screen to browsers (textual-serve) instead of this terminal; "
     "each browser gets its own screen.",
 )
-def screen(url: str, page_seconds: float, serve_at: str | None) -> None:
+def screen(url: str, pin: str | None, page_seconds: float, serve_at: str | None) -> None:
     """The full-screen barometer for a projector: the standings the hub last published,
     paged, with the round clock. It follows the hub's feed like the console (reconnecting
     by itself), so any number can run, in terminals or (``--serve``) in browsers."""
     if not url.startswith(("ws://", "wss://")):
         raise click.BadParameter("a WebSocket URL, e.g. ws://127.0.0.1:7170/v1", param_hint="--api")
     if serve_at is not None:
+        if pin:  # each browser's screen is a child process: the PIN goes in its environment
+            os.environ["BRIDGEHUB_TD_PIN"] = pin
         _serve(serve_at, url, page_seconds)
         return
     from hub.api.client import websocket_source
     from hub.result_screen.app import ScreenApp
 
-    source, _ = websocket_source(url, name="screen")
+    source, _ = websocket_source(url, pin, name="screen")
     ScreenApp(source, page_seconds).run()
 
 

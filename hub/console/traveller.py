@@ -14,6 +14,10 @@ from hub.console.choice import AskScreen, ChoiceScreen
 from hub.console.commands import Console
 from hub.console.rows import Row
 from hub.console.tables import TravellerTable
+from scoring.board import Seat, board_vulnerability
+from scoring.contract import Play, parse_contract
+from scoring.errors import ScoringInputError
+from scoring.law77 import score_ns
 
 RESULT_CHOICES = [
     ("correct", "correct the contract or the tricks"),
@@ -73,7 +77,7 @@ class Traveller:
             for f in self.console.room.suspicious.get((reply["section"], reply["board"]), [])
         }
         self.table().fill(
-            (f"result:{i}", traveller_row(r, (r["table"], r["round"]) in flagged))
+            (f"result:{i}", traveller_row(r, (r["table"], r["round"]) in flagged, reply["board"]))
             for i, r in enumerate(self.results)
         )
 
@@ -125,7 +129,7 @@ class Traveller:
         self.console.ask(ChoiceScreen(f"Result at {label}", RESULT_CHOICES), chosen)
 
 
-def traveller_row(r: dict[str, Any], flagged: bool) -> Row:
+def traveller_row(r: dict[str, Any], flagged: bool, board: int) -> Row:
     """One result as the traveller shows it; a suspicious score gets a ``?`` to check."""
     played: str | Text = r["adjusted"] or f"{r['contract'] or ''}"
     if flagged:
@@ -138,7 +142,7 @@ def traveller_row(r: dict[str, Any], flagged: bool) -> Row:
         played,
         r["declarer"] or "",
         "" if r["tricks"] is None else r["tricks"],
-        "" if r["score_ns"] is None else r["score_ns"],
+        _blank(ns_score(r, board)),
         _two_places(r["ns_score"]),
         _two_places(r["ew_score"]),
         r["entered_by"],
@@ -147,3 +151,27 @@ def traveller_row(r: dict[str, Any], flagged: bool) -> Row:
 
 def _two_places(x: float | None) -> str:
     return "" if x is None else f"{x:.2f}"
+
+
+def ns_score(r: dict[str, Any], board: int) -> int | None:
+    """NS's score at the table (Law 77): the score keyed instead of a contract, else the
+    contract's on this board's vulnerability (the hub sends the contract, not its score);
+    None for an adjusted score, or a result the scoring rules cannot read."""
+    if r["score_ns"] is not None:
+        return int(r["score_ns"])
+    if r["adjusted"] or not r["contract"]:
+        return None
+    try:
+        contract = parse_contract(r["contract"])
+        if contract is None:
+            return 0  # passed out
+        if r["declarer"] is None or r["tricks"] is None:
+            return None
+        play = Play(contract, Seat.parse(r["declarer"]), int(r["tricks"]))
+    except (ScoringInputError, ValueError, TypeError):  # odd data never stops the console
+        return None
+    return score_ns(play, board_vulnerability(board))
+
+
+def _blank(x: int | None) -> str | int:
+    return "" if x is None else x

@@ -22,6 +22,7 @@ from pydantic import (
     field_validator,
 )
 
+from hub.event.problems import key_report
 from scoring.butler import ButlerRules, DatumRounding, DropRule
 from scoring.cross_imps import CrossImpDivisor, CrossImpRules
 from scoring.errors import ScoringInputError
@@ -282,6 +283,13 @@ class EventInfo(_Strict):
     venue: str | None = None
 
 
+class Room(_Strict):
+    """The room (decisions D20): ``terminals``, the serials of the terminals registered for
+    the event; when given, any other terminal's log-on is refused."""
+
+    terminals: list[Annotated[str, Field(min_length=1, max_length=255)]] | None = None
+
+
 class EventFile(_Strict):
     """A parsed, validated event file: a frozen value with no I/O, usable from any thread."""
 
@@ -289,6 +297,7 @@ class EventFile(_Strict):
     event: EventInfo
     rules: Rules
     sessions: list[Session] = Field(min_length=1)
+    room: Room = Field(default_factory=Room)
 
     @field_validator("schema_version")
     @classmethod
@@ -369,7 +378,7 @@ def parse_event(text: str, source: str = "event file") -> EventFile:
             )
             if not deeper and (path, reason) not in problems:
                 problems.append((path, reason))
-        raise EventFileError(problems, source) from None
+        raise EventFileError(key_report(problems), source) from None  # one report, not N
     for which in ("slow_play", "late_arrival"):
         try:
             event.penalty_scale(which)  # type: ignore[arg-type]

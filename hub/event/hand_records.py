@@ -1,10 +1,12 @@
-"""Hand records from PBN files (parsed by endplay): board number → deal. endplay is the
+"""Hand records from PBN files (parsed by endplay): board number → deal, per session. endplay is the
 ``dd`` extra (it brings matplotlib), so it is imported only when an event has hand records."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
+from hub.event.event_file import EventFile
 from scoring.board import Seat
 from scoring.contract import Strain
 
@@ -63,4 +65,18 @@ def makeable_tricks(deal: str) -> dict[tuple[Seat, Strain], int]:
         (seat, strain): int(table[denom, player])
         for strain, denom in denoms.items()
         for seat, player in players.items()
+    }
+
+
+def section_deals(
+    event: EventFile, session_deals: Mapping[int, Mapping[int, str]]
+) -> dict[tuple[str, int], str]:
+    """Every section's deals, keyed by (section, board): a section plays the hand records of
+    its own session (issue [TRUST]: every session's, not the first one's for all; board 1
+    of the afternoon is not board 1 of the evening)."""
+    return {
+        (section.letter, board): deal
+        for s_index, session in enumerate(event.sessions)
+        for section in session.sections
+        for board, deal in session_deals.get(s_index, {}).items()
     }

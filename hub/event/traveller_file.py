@@ -11,6 +11,7 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
+from hub.event.problems import file_report
 from scoring.board import board_vulnerability
 from scoring.contract import parse_play
 from scoring.errors import ScoringInputError
@@ -28,12 +29,13 @@ class FileProblem:
 
 
 class TravellerFileError(Exception):
-    """Everything wrong with a traveller file, each problem with its file line."""
+    """Everything wrong with a traveller file, each problem with its file line; the message
+    says a problem found on many lines once, with its lines."""
 
     def __init__(self, path: str, problems: list[FileProblem]) -> None:
         self.path = path
         self.problems = problems
-        super().__init__("\n".join(f"{path}:{p.line}: {p.message}" for p in problems))
+        super().__init__(file_report(path, ((p.line, p.message) for p in problems)))
 
 
 def _int(row: dict[str, str], key: str, low: int = 1) -> int:

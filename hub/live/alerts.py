@@ -5,6 +5,8 @@ board not played, a round ended early) goes to the feed and stays in the snapsho
 
 from __future__ import annotations
 
+import re
+
 from hub.api.feed import Feed
 
 KEPT = 50  # the snapshot's most recent alerts
@@ -28,6 +30,9 @@ class Alerts:
         result: int | None = None,
         held: bool = False,
     ) -> None:
+        """Publish an alert; its text names the section (a room of several sections
+        reads it in the log and the snapshot, where only the text is kept)."""
+        text = with_section(text, section)
         self.texts = [*self.texts[-(KEPT * 4) :], text]
         self.feed.publish(
             "alert",
@@ -47,3 +52,13 @@ class Alerts:
 
     def recent(self) -> list[str]:
         return self.texts[-KEPT:]
+
+
+def with_section(text: str, section: str | None) -> str:
+    """``text`` naming ``section``: as it is when it already says "section X" or names a
+    table as "X<number>", else with "section X: " in front."""
+    if section is None or re.search(rf"\bsection {re.escape(section)}\b", text):
+        return text
+    if re.search(rf"\b{re.escape(section)}\d+\b", text):
+        return text
+    return f"section {section}: {text}"

@@ -9,6 +9,7 @@ Runs on the hub's asyncio loop; ``pump`` is a task the hub supervises.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -16,9 +17,10 @@ from typing import Any
 from drivers.base_station import BaseStationDriver, LineDown, LineUp
 from drivers.clock.show import Phase
 from drivers.protocol import messages as wire
-from drivers.protocol.link import Received, Refused
+from drivers.protocol.link import GaveUp, Nacked, Received, Refused
 from hub.live import terminal_port as port
 from hub.live.views.base import TravellerView
+from scoring.numbers import round_half_away
 
 log = logging.getLogger(__name__)
 Job = Callable[[], Awaitable[None]]
@@ -35,8 +37,13 @@ REFUSALS = {
     port.Reason.INVALID_RESULT: wire.NakCode.INVALID_RESULT,
     port.Reason.NOT_IN_MOVEMENT: wire.NakCode.NOT_IN_MOVEMENT,
     port.Reason.NOT_ALLOWED: wire.NakCode.NOT_ALLOWED,
+    port.Reason.NOT_REGISTERED: wire.NakCode.NOT_ALLOWED,
+    port.Reason.DIRECTOR_PIN: wire.NakCode.NOT_ALLOWED,
     port.Reason.BUSY: wire.NakCode.BUSY,
 }
+
+
+LEFT = {0: "out of range", 1: "powered off", 2: "replaced"}  # TERMINAL_LEFT reasons
 
 
 def seat_letter(code: int) -> str | None:
@@ -44,14 +51,27 @@ def seat_letter(code: int) -> str | None:
 
 
 def request(name: str, rx: Received) -> port.Request:
-    """The domain request a received wire message stands for."""
+    """The domain request a received wire message stands for, in the terminal's session
+    (its epoch: a table is bound to it, decisions D20)."""
+    return dataclasses.replace(_request(name, rx), session=rx.epoch)
+
+
+def _request(name: str, rx: Received) -> port.Request:
     ref, m = port.TerminalRef(name, rx.terminal), rx.message
-    if isinstance(m, wire.Hello | wire.TerminalJoined):
+    if isinstance(m, wire.TerminalJoined):  # the station's own message (address 0)
+        return port.Joined(port.TerminalRef(name, m.address), rx, m.serial, station=False)
+    if isinstance(m, wire.TerminalLeft):  # the station's own message too
+        why = LEFT.get(m.reason, f"reason {m.reason}")
+        return port.Left(port.TerminalRef(name, m.address), rx, why)
+    if isinstance(m, wire.Hello):
         return port.Joined(ref, rx, m.serial, station=rx.terminal == 0)
     if isinstance(m, wire.Logon):
         return port.LogonRequest(ref, rx, m.serial, m.section, m.table, m.td_pin)
     if isinstance(m, wire.Result):
-        no_play = m.tricks == wire.NO_PLAY
+        # §4 "Results without play": the contract alone says what happened; "" = not
+        # played, "PASS" = passed out (declarer and tricks 255, ignored); else tricks 0-13
+        contract = m.contract.strip()
+        no_trick_count = not contract or contract.upper() == "PASS"
         return port.ResultSubmission(
             ref,
             rx,
@@ -61,15 +81,17 @@ def request(name: str, rx: Received) -> port.Request:
             m.board,
             m.ns_pair,
             m.ew_pair,
-            m.contract.strip(),
+            contract,
             seat_letter(m.declarer),
             m.lead.strip(),
-            None if m.tricks == wire.NO_PLAY else m.tricks,
+            None if no_trick_count and m.tricks == wire.NO_TRICKS else m.tricks,
             m.revision,
-            no_play,
+            no_play=not contract,
         )
     if isinstance(m, wire.Verify):
         return port.VerifyNotice(ref, rx, m.section, m.table, m.round, m.board, bool(m.agreed))
+    if isinstance(m, wire.Erase):
+        return port.EraseRequest(ref, rx, m.section, m.table, m.round, m.board, m.revision)
     if isinstance(m, wire.TDCall):
         return port.DirectorCall(ref, rx, m.section, m.table, m.round, m.text)
     if isinstance(m, wire.RoundStarted | wire.BoardStarted):
@@ -81,16 +103,43 @@ def request(name: str, rx: Received) -> port.Request:
     return port.Other(ref, rx)
 
 
+WHAT = {
+    wire.Assignment: "assignment",
+    wire.ResultView: "result_view",
+    wire.RankingPage: "ranking",
+    wire.TDMessage: "message",
+    wire.PlayerName: "player_name",
+    wire.NextSeating: "next_seating",
+    wire.Settings: "settings",
+}
+
+
+def undelivered(name: str, ev: Nacked | GaveUp) -> port.Undelivered:
+    """A hub message the terminal refused (NAK) or never answered (the link gave up)."""
+    ref, m = port.TerminalRef(name, ev.terminal), ev.message
+    what = WHAT.get(type(m), type(m).__name__.lower())
+    assignment = None
+    if isinstance(m, wire.Assignment):
+        assignment = port.TableAssignment(
+            m.section, m.table, m.round, m.ns_pair, m.ew_pair, tuple(m.boards)
+        )
+    if isinstance(ev, GaveUp):
+        return port.Undelivered(ref, what, tries=ev.tries, assignment=assignment)
+    code = int(ev.code)
+    code_name = ev.code.name if isinstance(ev.code, wire.NakCode) else f"code {code}"
+    return port.Undelivered(ref, what, code, code_name, ev.text, assignment=assignment)
+
+
 def result_view(view: TravellerView) -> wire.ResultView:
     entries = tuple(
         wire.TravellerEntry(
             r.ns_pair,
             r.ew_pair,
             r.contract,
-            SEATS.index(r.declarer) if r.declarer else 255,
-            r.tricks if r.tricks is not None else 255,
+            SEATS.index(r.declarer) if r.declarer else wire.NO_DECLARER,
+            r.tricks if r.tricks is not None else wire.NO_TRICKS,
             r.score_ns,
-            round(r.value * 100),
+            round_half_away(r.value * 100),
         )
         for r in view.rows[:64]
     )
@@ -98,7 +147,7 @@ def result_view(view: TravellerView) -> wire.ResultView:
         view.section,
         view.board,
         view.own_score_ns,
-        round(view.own_value * 100),
+        round_half_away(view.own_value * 100),
         1 if view.imps else 0,
         entries,
     )
@@ -134,6 +183,8 @@ class BaseStationPort:
                 self.inbound.put_nowait(port.Rejected(ref, ev.code.name, ev.reason, detail))
             elif isinstance(ev, Received):
                 self.inbound.put_nowait(request(self.name, ev))
+            elif isinstance(ev, Nacked | GaveUp):
+                self.inbound.put_nowait(undelivered(self.name, ev))
 
     # -- the port ---------------------------------------------------------------------------
     def answer(self, request: port.Request, verdict: port.Verdict) -> None:
@@ -156,11 +207,12 @@ class BaseStationPort:
         self.driver.send(address, result_view(view))
 
     def message(self, address: int, text: str, beep: bool) -> None:
-        self.driver.send(address, wire.TDMessage(text[:300], int(beep)))
+        self.driver.send(address, wire.TDMessage(text, int(beep)))  # cut by bytes in the codec
 
     def ranking(self, address: int, page: port.RankingView) -> None:
         lines = tuple(
-            wire.RankLine(x.rank, x.entrant, x.total_hundredths, x.names) for x in page.lines
+            wire.RankLine(x.rank, x.entrant, x.total_hundredths, x.names)  # names cut to fit
+            for x in page.lines
         )
         self.driver.send(
             address, wire.RankingPage(page.section, page.round, page.page, page.pages, lines)
@@ -174,6 +226,16 @@ class BaseStationPort:
         self.driver.send(
             address, wire.PlayerName(v.section, v.table, v.round, v.seat, v.number, v.name)
         )
+
+    def next_seating(self, address: int, v: port.NextSeatingView) -> None:
+        seating = wire.NextSeating(
+            v.section, v.round, v.pair, v.table, int(v.ns), v.opponents, v.boards
+        )
+        self.driver.send(address, seating)
+
+    def session(self, address: int, v: port.SessionView) -> None:
+        entries = (wire.Setting("section", v.section), wire.Setting("rounds", str(v.rounds)))
+        self.driver.send(address, wire.Settings(entries))
 
     def status(self) -> dict[str, Any]:
         d = self.driver

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import math
 
 from hub.store.store import Store
 
@@ -21,6 +22,8 @@ class ClockLog:
     async def record(
         self, section: str, kind: str, at: float, rnd: int | None = None, value: float | None = None
     ) -> None:
+        if value is not None and not math.isfinite(value):  # the clock refused it already
+            raise ValueError(f"{kind}: {value} is not a finite number; not stored")
         detail = {"value": value} if value is not None else {}
         when = dt.datetime.fromtimestamp(at, dt.UTC)
         await asyncio.to_thread(

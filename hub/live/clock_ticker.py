@@ -8,6 +8,7 @@ terminals when the phase changes and every ``sync_s`` (they count down themselve
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 
 from drivers.clock.driver import ClockDriver
@@ -16,6 +17,8 @@ from hub.live import round_controller as rc
 from hub.live.gateway import TerminalGateway
 from hub.live.rounds import Rounds
 from hub.live.terminal_port import ClockView
+
+log = logging.getLogger(__name__)
 
 
 class ClockTicker:
@@ -41,11 +44,32 @@ class ClockTicker:
         self._told: dict[str, tuple[int, object]] = {}
         self._next_sync: dict[str, float] = {}
         self._next_pace = 0.0
+        self._stepped: set[str] = set()  # sections whose clock step back was reported
 
     async def run(self) -> None:
+        self.report_refused()
         while True:
             await self.tick()
             await asyncio.sleep(self.tick_s)
+
+    def report_refused(self) -> None:
+        """Stored clock events the replay skipped (an older hub stored them unchecked, such
+        as a NaN adjustment), and a wall clock behind the last stored clock event (set back
+        before this start: the round clock holds until it catches up): logged and told to
+        the director once, in an alert."""
+        now = self.clock()
+        for letter, state in self.rounds.sections.items():
+            texts, state.clock.refused = list(state.clock.refused), []
+            last = state.clock.last_event_at()
+            if last is not None and last > now and letter not in self._stepped:
+                self._stepped.add(letter)
+                texts.append(
+                    f"the computer's clock is {last - now:.0f} s behind the round clock's last "
+                    "stored event (was it set back?); the round clock holds until it catches up"
+                )
+            for text in texts:
+                log.warning("section %s: %s", letter, text)
+                self.rounds.alerts.raise_(f"Section {letter}: {text}", section=letter)
 
     async def tick(self) -> None:
         now = self.clock()

@@ -13,9 +13,11 @@ from typing import Any
 
 from hub.live.terminal_port import (
     ClockView,
+    NextSeatingView,
     PlayerNameView,
     RankingView,
     Request,
+    SessionView,
     TableAssignment,
     TerminalPort,
     TerminalRef,
@@ -26,7 +28,9 @@ from hub.live.views.base import TravellerView
 
 @dataclass
 class Seat:
-    """A terminal the hub has heard from: where it is reached and which table it holds."""
+    """A terminal the hub has heard from: where it is reached and which table it holds.
+    ``serial`` is the one its accepted log-on declared (decisions D20: nothing else
+    changes it); ``declared`` what it said in HELLO, shown until then."""
 
     ref: TerminalRef
     serial: str
@@ -36,6 +40,9 @@ class Seat:
     battery: int | None = None  # percent, from the terminal's status
     signal: int | None = None
     last_seen: float | None = None  # hub clock
+    declared: str | None = None  # the serial of its HELLO (not trusted)
+    assignment_lost: bool = False  # sent again at the terminal's next contact
+    taken_from: tuple[str, int] | None = None  # the table another terminal took over
 
     @property
     def address(self) -> int:
@@ -59,8 +66,14 @@ class TerminalGateway:
             seat = self.seats[ref] = Seat(ref, name)
         return seat
 
-    def seat_at(self, seat: Seat, section: str, table: int) -> None:
+    def seat_at(self, seat: Seat, section: str, table: int) -> list[Seat]:
+        """``seat`` logged on at the table; another terminal seated there leaves it (a
+        takeover): those that left."""
+        left = [other for other in self.at_table(section, table) if other is not seat]
+        for other in left:
+            other.section, other.table = None, None
         seat.section, seat.table, seat.online = section, table, True
+        return left
 
     def port_down(self, port: str) -> list[tuple[str, int]]:
         """A port went away: its seated terminals are off line; the tables affected."""
@@ -114,6 +127,10 @@ class TerminalGateway:
         for seat in self.at_table(section, table):
             self._port(seat).message(seat.address, text, beep)
 
+    def message_seat(self, seat: Seat, text: str, beep: bool = True) -> None:
+        """A message to one terminal, seated or not."""
+        self._port(seat).message(seat.address, text, beep)
+
     def broadcast(self, text: str, section: str | None = None, beep: bool = True) -> int:
         """A director's message to every seated terminal (of a section); how many."""
         count = 0
@@ -130,6 +147,14 @@ class TerminalGateway:
     def player_name(self, seat: Seat, view: PlayerNameView) -> None:
         self._port(seat).player_name(seat.address, view)
 
+    def next_seating(self, section: str, table: int, views: list[NextSeatingView]) -> None:
+        for seat in self.at_table(section, table):
+            for view in views:
+                self._port(seat).next_seating(seat.address, view)
+
+    def session(self, seat: Seat, view: SessionView) -> None:
+        self._port(seat).session(seat.address, view)
+
     # -- the devices read ------------------------------------------------------------------
     def devices(self, now: float) -> dict[str, Any]:
         """Every port (base station) with its own counters, and every terminal: where it
@@ -140,7 +165,7 @@ class TerminalGateway:
             {
                 "station": names.index(s.ref.port),
                 "address": s.address,
-                "serial": s.serial,
+                "serial": s.serial if s.table is not None else s.declared or s.serial,
                 "section": s.section,
                 "table": s.table,
                 "online": s.online,

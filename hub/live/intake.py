@@ -16,7 +16,8 @@ from typing import Any
 
 from hub.event.movement.model import Movement
 from hub.event.result_key import KeyVerdict, check_key
-from hub.live.terminal_port import Outcome, Reason, ResultSubmission, Verdict
+from hub.live.no_play import NoPlay
+from hub.live.terminal_port import Outcome, Reason, ResultSubmission, TerminalLink, Verdict
 from hub.store.store import ResultEntry, StoredResult
 from scoring.board import Seat
 from scoring.contract import Play, parse_contract
@@ -25,6 +26,7 @@ from scoring.errors import ScoringInputError
 
 Audit = Callable[[str, str, dict[str, Any]], None]
 Key = tuple[str, int, int, int]
+MAX_SERIAL = 64  # a terminal's serial as the store keeps it (results' entered_by, audit actor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,18 +58,28 @@ def submission_key(serial: str, s: ResultSubmission) -> str:
 
 class Intake:
     """Intake for one event, on the hub's loop. ``holders`` maps (section, table) to the
-    terminal serial that holds the table (set at log-on)."""
+    terminal serial that holds the table and ``links`` to the link it logged on over
+    (decisions D20: a table belongs to both); ``registered`` lists the serials the event
+    allows (None: any terminal)."""
 
-    def __init__(self, movements: dict[str, Movement], audit: Audit) -> None:
+    def __init__(
+        self,
+        movements: dict[str, Movement],
+        audit: Audit,
+        registered: Iterable[str] | None = None,
+    ) -> None:
         self.movements = movements
         self.audit = audit
+        self.registered = None if registered is None else frozenset(registered)
         self.holders: dict[tuple[str, int], str] = {}
+        self.links: dict[tuple[str, int], TerminalLink] = {}
         self.takeovers: set[tuple[str, int]] = set()
         self.live: dict[Key, StoredResult] = {}
-        self.deals: dict[int, str] = {}
+        self.deals: dict[tuple[str, int], str] = {}
 
-    def load(self, live: Iterable[StoredResult], deals: dict[int, str]) -> None:
-        """What the store holds (read in a worker thread at start)."""
+    def load(self, live: Iterable[StoredResult], deals: dict[tuple[str, int], str]) -> None:
+        """What the store holds (read in a worker thread at start); ``deals`` by (section,
+        board), each section its own session's hand records."""
         self.live = {r.key: r for r in live}
         self.deals = deals
 
@@ -82,37 +94,90 @@ class Intake:
         self.takeovers.add((section, table))
 
     # -- log-on ---------------------------------------------------------------------------
-    def logon(self, serial: str, section: str, table: int, pin_ok: bool = False) -> Verdict:
-        """A terminal claims a table. A table held by another terminal is refused unless
-        the TD's PIN came with the claim; every refusal is audited."""
+    def logon(
+        self,
+        serial: str,
+        section: str,
+        table: int,
+        pin_ok: bool = False,
+        link: TerminalLink | None = None,
+    ) -> Verdict:
+        """A terminal claims a table over ``link``. Refused: a terminal the event does not
+        register, a table not in the movement, and a table held by another terminal or by
+        the same serial over another link (another address or station), unless the TD's PIN
+        came with the claim or the TD allowed a takeover. The holder's own link after a
+        reboot (same address, new session) logs on again. Refusals are not audited here:
+        the caller counts them per link and minute (a stranger repeating LOGONs must not
+        force a write per message, decisions D20)."""
+        if len(serial) > MAX_SERIAL:  # the store keeps who entered a result in 64 characters
+            return Verdict.refused(
+                Reason.NOT_REGISTERED,
+                f"terminal serial of {len(serial)} characters: the hub keeps at most "
+                f"{MAX_SERIAL}; ask the director",
+            )
+        if not serial.isprintable():  # a NUL or control character: no store can keep it
+            return Verdict.refused(
+                Reason.NOT_REGISTERED,
+                f"terminal serial {serial!r} has characters that cannot be printed: ask the "
+                "director",
+            )
+        if self.registered is not None and serial not in self.registered:
+            return Verdict.refused(
+                Reason.NOT_REGISTERED,
+                f"terminal {serial} is not registered for this event: ask the director",
+            )
         movement = self.movements.get(section)
         if movement is None:
-            return self._refuse(
-                serial, Reason.NOT_IN_MOVEMENT, f"section {section} is not in this event"
-            )
+            text = f"section {section} is not in this event"
+            return Verdict.refused(Reason.NOT_IN_MOVEMENT, text)
         if table not in movement.tables(section):
-            return self._refuse(
-                serial, Reason.NOT_IN_MOVEMENT, f"section {section} has no table {table}"
-            )
-        holder = self.holders.get((section, table))
-        if (section, table) in self.takeovers:
+            text = f"section {section} has no table {table}"
+            return Verdict.refused(Reason.NOT_IN_MOVEMENT, text)
+        key = (section, table)
+        holder, bound = self.holders.get(key), self.links.get(key)
+        same_link = bound is None or link is None or bound.ref == link.ref
+        if key in self.takeovers:
             pin_ok = True
-            self.takeovers.discard((section, table))
-        if holder is not None and holder != serial and not pin_ok:
-            return self._refuse(
-                serial,
+            self.takeovers.discard(key)
+        if holder is not None and not (holder == serial and same_link) and not pin_ok:
+            other = "another terminal" if holder != serial else "this serial on another link"
+            return Verdict.refused(
                 Reason.TABLE_HELD,
-                f"table {section}{table} is held by another terminal: ask "
-                "the director to confirm with the PIN",
+                f"table {section}{table} is held by {other}: ask the director to confirm "
+                "with the PIN",
             )
-        self.holders = {k: v for k, v in self.holders.items() if v != serial}
-        self.holders[(section, table)] = serial
-        takeover = holder not in (None, serial)
-        self.audit(serial, "logon", {"section": section, "table": table, "takeover": takeover})
+        for k in [k for k, v in self.holders.items() if self._moved(k, v, serial, link)]:
+            self.holders.pop(k, None)
+            self.links.pop(k, None)
+        self.holders[key] = serial
+        if link is not None:
+            self.links[key] = link
+        else:
+            self.links.pop(key, None)
+        takeover = holder is not None and not (holder == serial and same_link)
+        detail: dict[str, Any] = {"section": section, "table": table, "takeover": takeover}
+        self.audit(serial, "logon", detail | _where(link))
         return Verdict(Outcome.OK, f"table {section}{table}")
 
-    def _refuse(self, who: str, reason: Reason, text: str) -> Verdict:
-        self.audit(who, "refused", {"code": reason.name, "reason": text})
+    def _moved(
+        self, key: tuple[str, int], holder: str, serial: str, link: TerminalLink | None
+    ) -> bool:
+        """The terminal logging on leaves the table ``key`` it held: the same link (a
+        device at a new table), or the same serial where no link is known. The same serial
+        over another link keeps its table (a claim cannot evict the holder)."""
+        bound = self.links.get(key)
+        if link is not None and bound is not None:
+            return bound.ref == link.ref
+        return holder == serial
+
+    def holds(self, link: TerminalLink, section: str, table: int) -> bool:
+        """The terminal on ``link`` (in this session) holds the table."""
+        return self.links.get((section, table)) == link
+
+    def _refuse(
+        self, who: str, reason: Reason, text: str, link: TerminalLink | None = None
+    ) -> Verdict:
+        self.audit(who, "refused", {"code": reason.name, "reason": text} | _where(link))
         return Verdict.refused(reason, text)
 
     # -- results --------------------------------------------------------------------------
@@ -127,7 +192,7 @@ class Intake:
             Play(contract, declarer, s.tricks)  # tricks 0-13
         lead = normalise_card(s.lead) if s.lead and contract is not None else None
         if lead is not None and declarer is not None:
-            deal = self.deals.get(s.board)
+            deal = self.deals.get((s.section, s.board))
             if deal is not None:
                 leader = opening_leader(declarer)
                 if lead not in parse_deal(deal)[leader]:
@@ -150,7 +215,7 @@ class Intake:
             submission_key=submission_key(serial, s),
         )
 
-    def prepare(self, serial: str, s: ResultSubmission) -> Pending | IntakeResult:
+    def prepare(self, serial: str, s: ResultSubmission) -> Pending | NoPlay | IntakeResult:
         """Everything but the write: who may submit, validity, the movement, a clash with
         the live result of the key. Returns what to store, or the answer at once."""
         if self.holders.get((s.section, s.table)) != serial:
@@ -159,11 +224,9 @@ class Intake:
                     serial, Reason.NOT_LOGGED_ON, f"log on to table {s.section}{s.table} first"
                 )
             )
-        if s.no_play:
-            text = f"board {s.board} not played at table {s.section}{s.table} in round {s.round}"
-            self.audit(serial, "no_play", {"board": s.board, "table": s.table, "round": s.round})
-            verdict = Verdict(Outcome.ACCEPTED, "no play: the director will assign a score")
-            return IntakeResult(verdict, alert=text)
+        if s.no_play:  # recorded by the writer, answered after its commit (D11)
+            sent = submission_key(serial, s)
+            return NoPlay(serial, s.section, s.table, s.round, s.board, sent)
         try:
             entry = self.entry(serial, s)
         except ScoringInputError as e:
@@ -188,18 +251,41 @@ class Intake:
                 return Pending(serial, entry, "held", text)
         return Pending(serial, entry, "accepted", None)
 
+    def no_play_recorded(self, no_play: NoPlay, recorded: bool) -> IntakeResult:
+        """The commit holding the NO PLAY is durable: accepted, the director alerted; a
+        resend of one recorded before (``recorded`` False) is a duplicate."""
+        if not recorded:
+            return IntakeResult(Verdict(Outcome.DUPLICATE, "already stored"))
+        verdict = Verdict(Outcome.ACCEPTED, "no play: the director will assign a score")
+        return IntakeResult(verdict, alert=no_play.alert)
+
     def stored(self, pending: Pending, st: StoredResult) -> IntakeResult:
         """The commit holding ``pending`` is durable: how to answer it."""
         if st.duplicate:
             return IntakeResult(Verdict(Outcome.DUPLICATE, "already stored"), stored=st)
-        if pending.status == "held":
-            self.audit(pending.serial, "held", {"result": st.id, "reason": pending.alert})
+        alert = pending.alert
+        if st.key_clash:  # D21: a submission sent before with other content
+            e = pending.entry
+            alert = (
+                f"same submission, different content: table {e.section}{e.table} round "
+                f"{e.round} board {e.board} was sent before with another result"
+            )
+        if st.status == "held":
+            self.audit(pending.serial, "held", {"result": st.id, "reason": alert})
             held = Verdict(Outcome.HELD, "held for the director")
-            return IntakeResult(held, stored=st, alert=pending.alert)
+            return IntakeResult(held, stored=st, alert=alert)
         self.live[pending.entry.key] = st
         return IntakeResult(Verdict(Outcome.ACCEPTED, ""), stored=st)
 
 
+def _where(link: TerminalLink | None) -> dict[str, Any]:
+    """The link of an audited act (port, address, session), when known."""
+    if link is None:
+        return {}
+    return {"port": link.ref.port, "address": link.ref.address, "session": link.session}
+
+
 def _revision_of(stored: StoredResult) -> int:
-    tail = (stored.submission_key or "").rsplit(":", 1)[-1]
+    """The terminal's revision in a stored submission key (``...:rev`` or ``...:rev#n``)."""
+    tail = (stored.submission_key or "").rsplit(":", 1)[-1].partition("#")[0]
     return int(tail) if tail.isdigit() else 0

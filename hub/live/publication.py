@@ -95,16 +95,28 @@ class Publication:
         return audits, self.store.live_lines(self.event_id)
 
     async def questioned_boards(self, section: str, rnd: int) -> set[int]:
-        """The round's boards with a held result or an open suspicious-score flag."""
-        boards = {b for row in self.movements[section].round_rows(rnd, section) for b in row.boards}
-        held = await asyncio.to_thread(self._held_boards, section)
-        return (held & boards) | self.questions.open_boards(section, boards)
+        """What holds the standings after round ``rnd``, as board numbers: in every round
+        they show for the first time (after the last published, up to ``rnd``), a held
+        result of a table in that round, whatever board it names (a wrong board number is
+        the commonest reason to hold one), a held result naming one of its boards, and an
+        open suspicious-score flag on its boards."""
+        first = min(self.published.get(section, 0) + 1, rnd)
+        rounds = set(range(first, rnd + 1))
+        movement = self.movements[section]
+        boards = {b for r in rounds for row in movement.round_rows(r, section) for b in row.boards}
+        held = await asyncio.to_thread(self._held, section)
+        mine = {board for r, board in held if r in rounds or board in boards}
+        return mine | self.questions.open_boards(section, boards)
 
-    def _held_boards(self, section: str) -> set[int]:
-        return {r.board for r in self.store.results(self.event_id, section) if r.status == "held"}
+    def _held(self, section: str) -> set[tuple[int, int]]:
+        """(round, board) of every result still held in the section."""
+        results = self.store.results(self.event_id, section)
+        return {(r.round, r.board) for r in results if r.status == "held"}
 
     async def round_complete(self, section: str, rnd: int) -> None:
-        """Publish the round's standings, or hold them while its boards have questions."""
+        """Publish the round's standings, or hold them while its boards have questions; a
+        withheld earlier round stays withheld in it (its standings include that round)."""
+        rnd = max(rnd, self.withheld.get(section, 0))  # never back to an earlier round
         self.withheld[section] = rnd  # until decided: a release meanwhile takes this round
         held = await self.questioned_boards(section, rnd)
         if self.withheld.get(section) != rnd:
@@ -219,11 +231,15 @@ class Publication:
         ):
             return
         rows = sorted(self.last[section]["rows"], key=lambda r: -Fraction(r["total"]))
-        pages = max(1, -(-len(rows) // PAGE))
-        lines = tuple(
-            RankingLine(r["rank"], r["pair"], hundredths(r["total"]), "") for r in rows[:PAGE]
-        )
-        self.tables.rankings(section, [RankingView(section, rnd, 1, pages, lines)])
+        lines = [
+            RankingLine(r["rank"], r["pair"], hundredths(r["total"]), r.get("name") or "")
+            for r in rows
+        ]
+        chunks = [tuple(lines[k : k + PAGE]) for k in range(0, len(lines), PAGE)] or [()]
+        pages = [
+            RankingView(section, rnd, n, len(chunks), chunk) for n, chunk in enumerate(chunks, 1)
+        ]
+        self.tables.rankings(section, pages)  # every page (C13), numbered page/pages
 
 
 def hundredths(total: str) -> int:

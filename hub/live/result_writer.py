@@ -1,6 +1,8 @@
 """The result writer: terminals' results queue here and are stored in groups; each durable
 commit is followed by the answers to every result it holds (decisions D11: the answer only
-after the commit; group commit for bursts).
+after the commit; group commit for bursts). A NO PLAY is recorded the same way (its
+director's alert outlives a restart, D21). A result that cannot be stored is answered
+"busy, resend" (a link-level refusal), so its terminal sends it again at once.
 
 ``ResultWriter`` belongs to the hub's asyncio loop; the commit itself runs in a worker
 thread and returns plain stored records that the loop hands back to intake.
@@ -14,13 +16,20 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from hub.live.intake import Intake, IntakeResult, Pending
-from hub.live.terminal_port import ResultSubmission
+from hub.live.no_play import ACTION, NoPlay
+from hub.live.terminal_port import Reason, ResultSubmission, Verdict
 from hub.store.store import Store, StoredResult
 
 log = logging.getLogger(__name__)
 BATCH = 256
 Answer = Callable[[ResultSubmission, IntakeResult], None]
 Then = Callable[[ResultSubmission, IntakeResult], Awaitable[None]]
+Fault = Callable[[list[ResultSubmission]], None]
+
+
+BUSY = IntakeResult(
+    Verdict.refused(Reason.BUSY, "the hub could not store it just now: sending it again")
+)  # a link-level refusal: the terminal sends the result again at once (D11: never silence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,18 +46,31 @@ def store_pending(store: Store, event_id: int, batch: list[Pending]) -> list[Sto
     return store.record(event_id, [p.entry for p in batch], status=statuses.pop())
 
 
+def store_no_plays(store: Store, event_id: int, batch: list[NoPlay]) -> list[bool]:
+    """The batch's NO PLAYs in one transaction (worker thread): True for each recorded
+    now, False for one recorded before (the terminal's resend)."""
+    return store.audit_once(event_id, ACTION, [(n.serial, n.detail()) for n in batch])
+
+
 class ResultWriter:
     """Queue, group commit, answers after the commit: on the hub's loop, each commit in a
     worker thread."""
 
     def __init__(
-        self, store: Store, event_id: int, intake: Intake, answer: Answer, then: Then
+        self,
+        store: Store,
+        event_id: int,
+        intake: Intake,
+        answer: Answer,
+        then: Then,
+        fault: Fault | None = None,
     ) -> None:
         self.store = store
         self.event_id = event_id
         self.intake = intake
         self.answer = answer  # to the terminal, at once
         self.then = then  # scoring and the room, once the whole batch is answered
+        self.fault = fault  # the director is told when the store will not take a result
         self.queue: asyncio.Queue[Queued] = asyncio.Queue()
 
     def submit(self, serial: str, submission: ResultSubmission) -> None:
@@ -77,28 +99,51 @@ class ResultWriter:
             for (k, p), st in zip(group, stored, strict=True):
                 if st is not None:
                     answers[k] = self.intake.stored(p, st)
-        done = [(q, out) for q, out in zip(batch, answers, strict=True) if out is not None]
-        for q, out in done:  # not stored (None): no answer, so the terminal sends it again
+        plays = [(k, n) for k, n in enumerate(checked) if isinstance(n, NoPlay)]
+        recorded = await self._record_no_plays([n for _, n in plays])
+        for (k, n), new in zip(plays, recorded, strict=True):
+            if new is not None:
+                answers[k] = self.intake.no_play_recorded(n, new)
+        done = [(q, out or BUSY) for q, out in zip(batch, answers, strict=True)]
+        refused = [q.submission for q, out in done if out is BUSY]
+        if refused and self.fault is not None:
+            self.fault(refused)
+        for q, out in done:  # not stored: "busy, resend", so the terminal sends it at once
             self.answer(q.submission, out)
         for q, out in done:  # every terminal of the batch has its answer before any of this
+            if out is BUSY:
+                continue
             try:
                 await self.then(q.submission, out)
             except Exception:
                 log.exception("after the result of %s", q.serial)
 
-    async def _commit(self, pending: list[Pending]) -> list[StoredResult | None]:
-        """The group commit; if it fails, each entry alone, so one bad entry cannot fail the
-        others (None: not stored; the terminal is not answered and sends it again)."""
+    async def _record_no_plays(self, plays: list[NoPlay]) -> list[bool | None]:
+        """The NO PLAYs' commit (None each when it fails: "busy, resend")."""
+        if not plays:
+            return []
+        try:
+            return list(await asyncio.to_thread(store_no_plays, self.store, self.event_id, plays))
+        except Exception:
+            log.exception("recording %d NO PLAY(s) failed; they must resend", len(plays))
+            return [None] * len(plays)
+
+    async def _commit(
+        self, pending: list[Pending], alone: bool = False
+    ) -> list[StoredResult | None]:
+        """The group commit; if it fails, each entry alone (once more), so one bad entry
+        cannot fail the others and a passing fault costs no resend (None: not stored; the
+        terminal is answered "busy, resend")."""
         if not pending:
             return []
         try:
             return list(await asyncio.to_thread(store_pending, self.store, self.event_id, pending))
         except Exception:
-            if len(pending) == 1:
-                log.exception("storing a result of %s failed", pending[0].serial)
+            if alone:
+                log.exception("storing a result of %s failed; it must resend", pending[0].serial)
                 return [None]
-            log.exception("storing %d results together failed; one by one", len(pending))
+            log.exception("storing %d result(s) together failed; one by one", len(pending))
         out: list[StoredResult | None] = []
         for p in pending:
-            out += await self._commit([p])
+            out += await self._commit([p], alone=True)
         return out

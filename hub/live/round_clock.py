@@ -3,17 +3,24 @@ pauses, adjustments, extensions and breaks; time is injected, so nothing sleeps.
 
 The clock is a fold over its events (start, pause, resume, adjust, extend, break), which
 the store keeps: after a restart the same events give the same clock (decisions D10).
+
+Its time never runs backwards: an event stamped earlier than the one before it (the wall
+clock stepped back, before a restart or during the evening) happened after it all the
+same, so it counts at that one's time; and the clock is read no earlier than its last
+event (it holds there until the wall clock catches up). Replayed in stored order, the
+same events give the same clock again.
 """
 
 from __future__ import annotations
 
-import contextlib
+import datetime as dt
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
 from drivers.clock.show import ClockShow, Phase
+from hub.api.command_models import MAX_ADJUST_SECONDS, MAX_CLOCK_MINUTES
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +47,41 @@ class ClockAction(Enum):
     BREAK = "break"  # minutes of break, the round clock waits
 
 
+# the values each action takes: (lowest, highest, whether the lowest itself is refused)
+LIMITS = {
+    ClockAction.ADJUST: (-MAX_ADJUST_SECONDS, MAX_ADJUST_SECONDS, False),
+    ClockAction.EXTEND: (-MAX_CLOCK_MINUTES, MAX_CLOCK_MINUTES, False),
+    ClockAction.BREAK: (0, MAX_CLOCK_MINUTES, True),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class ClockEvent:
     action: ClockAction
     at: float
     round: int | None = None
     value: float = 0.0
+
+
+def check(event: ClockEvent) -> None:
+    """A value the clock cannot keep (not a finite number, or out of its range) is refused
+    here, before it is stored or shown: one NaN would otherwise break every later reading."""
+    if not math.isfinite(event.at):
+        raise ValueError(f"{event.action.value}: the time {event.at} is not a finite number")
+    limits = LIMITS.get(event.action)
+    if limits is None:
+        return
+    lo, hi, open_low = limits
+    value = event.value
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not (lo < value if open_low else lo <= value)
+        or value > hi
+    ):
+        low = f"more than {lo}" if open_low else f"from {lo}"
+        raise ValueError(f"{event.action.value}: {value!r} is not a number {low} to {hi}")
 
 
 @dataclass
@@ -66,11 +102,13 @@ class RoundClock:
     timing: RoundTiming
     boards_per_round: dict[int, int]
     events: list[ClockEvent] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # stored events replay skipped
 
     # -- events -------------------------------------------------------------------------------
     def apply(self, event: ClockEvent) -> None:
-        if self.events and event.at < self.events[-1].at:
-            raise ValueError("clock events must come in time order")
+        check(event)
+        if self.events and event.at < self.events[-1].at:  # the wall clock stepped back
+            event = replace(event, at=self.events[-1].at)
         if event.action is ClockAction.START:
             if event.round not in self.boards_per_round:
                 raise ValueError(f"round {event.round} is not in the movement")
@@ -78,17 +116,29 @@ class RoundClock:
             raise ValueError(f"{event.action.value}: no round has started")
         self.events.append(event)
 
-    def replay(self, records: list[dict[str, Any]]) -> None:
-        """Apply the clock events the hub stored (``Store.clock_events``), in order; a
-        record the clock refuses is skipped, as the hub refused it too."""
+    def replay(self, records: list[dict[str, Any]]) -> list[str]:
+        """Apply the clock events the hub stored (``Store.clock_events``), in order. A
+        record the clock refuses (a value an older hub stored unchecked, such as NaN) is
+        skipped, and said in the list returned and kept in ``refused`` for the director:
+        the hub starts without it."""
         kinds = {"start_break": ClockAction.BREAK} | {a.value: a for a in ClockAction}
+        refused = []
         for r in records:
-            action = kinds.get(r["kind"])
+            action = kinds.get(r.get("kind", ""))
             if action is None:
                 continue
-            value = float((r.get("detail") or {}).get("value") or 0.0)
-            with contextlib.suppress(ValueError):
+            try:
+                value = (r.get("detail") or {}).get("value")
+                value = 0.0 if value is None else value
                 self.apply(ClockEvent(action, r["at"].timestamp(), r.get("round"), value))
+            except (ValueError, TypeError, KeyError, AttributeError) as e:
+                at = r.get("at")
+                when = at.strftime("%H:%M:%S") if isinstance(at, dt.datetime) else repr(at)
+                refused.append(
+                    f"the stored clock event {r.get('kind')!r} of {when} is ignored: {e}"
+                )
+        self.refused += refused
+        return refused
 
     def start_round(self, rnd: int, at: float) -> None:
         self.apply(ClockEvent(ClockAction.START, at, rnd))
@@ -109,6 +159,14 @@ class RoundClock:
         self.apply(ClockEvent(ClockAction.BREAK, at, value=minutes))
 
     # -- state --------------------------------------------------------------------------------
+    def last_event_at(self) -> float | None:
+        """When the clock's last event happened (None: no event yet)."""
+        return self.events[-1].at if self.events else None
+
+    def _read_at(self, at: float) -> float:
+        """``at``, or the last event's time when the wall clock is behind it."""
+        return max(at, self.events[-1].at) if self.events else at
+
     def _fold(self, until: float) -> tuple[_Round | None, tuple[float, float] | None]:
         current: _Round | None = None
         brk: tuple[float, float] | None = None
@@ -160,6 +218,7 @@ class RoundClock:
 
     def play_seconds(self, at: float) -> float:
         """Playing time used in the current round (pauses and breaks excluded)."""
+        at = self._read_at(at)
         r, _ = self._fold(at)
         if r is None:
             return 0.0
@@ -167,6 +226,7 @@ class RoundClock:
         return at - r.start - paused
 
     def seconds_left(self, at: float) -> float:
+        at = self._read_at(at)
         r, _ = self._fold(at)
         if r is None:
             return 0.0
@@ -174,6 +234,7 @@ class RoundClock:
 
     def show(self, at: float) -> ClockShow | None:
         """What the displays and terminals show at ``at``."""
+        at = self._read_at(at)
         r, brk = self._fold(at)
         if r is None:
             return None
@@ -198,6 +259,7 @@ class RoundClock:
 
     def predicted_finish(self, at: float, last_round: int) -> float | None:
         """When the session ends if every later round runs to time with its move."""
+        at = self._read_at(at)
         r, _ = self._fold(at)
         if r is None:
             return None

@@ -18,9 +18,10 @@ from hub.event.movement.model import Movement
 from hub.live import round_controller as rc
 from hub.live.alerts import Alerts
 from hub.live.gateway import Seat, TerminalGateway
+from hub.live.next_seating import next_seating
 from hub.live.round_clock import RoundClock
 from hub.live.slow_play import TableRound
-from hub.live.terminal_port import ClockView, TableAssignment
+from hub.live.terminal_port import ClockView, SessionView, TableAssignment
 
 log = logging.getLogger(__name__)
 RecordClock = Callable[[str, str, float, int | None, float | None], Awaitable[None]]
@@ -62,6 +63,7 @@ class Rounds:
         self.on_round_complete: RoundDone | None = None  # publication
         self.on_table_finished: TableDone | None = None  # slow play
         self.session_done = asyncio.Event()
+        self._moving: set[tuple[str, int, int]] = set()  # (section, table, round) told where next
 
     def controller(self, section: str) -> rc.RoundController:
         return self.sections[section].controller
@@ -80,6 +82,8 @@ class Rounds:
         effects = state.controller.handle(event)
         for effect in effects:
             self._guarded(self._apply_now, section, state, effect)
+            if not isinstance(event, rc.Resume):
+                self._guarded(self._tell_next, section, state, effect)
         for effect in effects:
             if isinstance(event, rc.Resume) and isinstance(
                 effect, rc.TableFinished | rc.RoundComplete
@@ -131,6 +135,25 @@ class Rounds:
                 "behind", section=section, round=effect.round, tables=list(effect.tables)
             )
 
+    def _tell_next(self, section: str, state: SectionRounds, effect: rc.Effect) -> None:
+        """NEXT_SEATING (docs/protocol.md §4): a table that finished the round is told where
+        its pairs go next; when the round ends (the director may end it early) every table
+        not yet told is. Once per table and round, always before the next assignment."""
+        if isinstance(effect, rc.TableFinished):
+            rnd, tables = effect.table_round.round, [effect.table_round.table]
+        elif isinstance(effect, rc.RoundComplete):
+            rnd, tables = (
+                effect.round,
+                [r.table for r in state.movement.round_rows(effect.round, section)],
+            )
+        else:
+            return
+        for table in tables:
+            if (section, table, rnd) not in self._moving:
+                self._moving.add((section, table, rnd))
+                views = next_seating(state.movement, section, table, rnd)
+                self.gateway.next_seating(section, table, views)
+
     async def _apply_later(self, section: str, state: SectionRounds, effect: rc.Effect) -> None:
         if isinstance(effect, rc.RoundComplete) and self.on_round_complete is not None:
             await self.on_round_complete(section, effect.round)
@@ -173,7 +196,10 @@ class Rounds:
 
     # -- the tables ------------------------------------------------------------------------
     def assign(self, seat: Seat) -> None:
-        """Tell a seated terminal its table's current round, and the clock."""
+        """Tell a seated terminal its table's current round, and the clock; a table that
+        has finished the round is told again where its pairs go next (docs/protocol.md
+        §4.3 step 6): its NEXT_SEATING may have died with a hub killed before it went out,
+        and a terminal shown the same one twice just shows it again."""
         assert seat.section is not None and seat.table is not None
         state = self.sections.get(seat.section)
         if state is None:
@@ -181,6 +207,7 @@ class Rounds:
         row = state.movement.row(seat.section, seat.table, state.round)
         if row is None:
             return
+        self.gateway.session(seat, SessionView(seat.section, state.movement.rounds))
         self.gateway.assign(
             seat,
             TableAssignment(
@@ -191,6 +218,11 @@ class Rounds:
         if show is not None:  # a table that just logged on needs the clock now
             view = ClockView(seat.section, show.round, show.phase.name.lower(), show.seconds_left)
             self.gateway.clock(seat, view)
+        played = state.controller.table_round(seat.table, state.round)
+        if played is not None and played.done:  # waiting for the next round (or the end)
+            self._moving.add((seat.section, seat.table, state.round))
+            views = next_seating(state.movement, seat.section, seat.table, state.round)
+            self.gateway.next_seating(seat.section, seat.table, views)
 
     def tables(self, section: str, rnd: int | None = None) -> list[dict[str, Any]]:
         """The room as the console draws it: each table of the round, its progress."""

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from hub.api.feed import Feed
 from hub.event.event_file import EventFile
 from hub.event.hand_records import makeable_tricks
 from hub.live.gateway import TerminalGateway
 from hub.live.intake import Intake
-from hub.live.suspicious_scores import SuspiciousScores
+from hub.live.suspicious_scores import Makeable, SuspiciousScores
 from hub.live.views import LiveViews
 from hub.store.store import LiveLine, Store, StoredResult
 
@@ -55,6 +55,10 @@ class Scores:
         self.intake = intake
         self.current_round = current_round
         self._version: dict[tuple[str, int], int] = {}  # results applied per board
+        # the flags of a section changed on a terminal's result (a correction that clears
+        # one): withheld standings may now go out (publication's ``publish_if_clear``)
+        self.on_flags_changed: Callable[[str], Awaitable[None]] | None = None
+        self._checks: set[asyncio.Task[None]] = set()
 
     @property
     def travellers_shown(self) -> bool:
@@ -74,10 +78,25 @@ class Scores:
         self.views.result_stored(line)
         if self.suspicious.put(line):
             self.publish_flags(stored.section, stored.board)
+            self._flags_changed(stored.section)
         if self.travellers_shown:
             view = self.views.traveller(stored.section, stored.board, stored.table, stored.round)
             if view is not None:
                 self.gateway.show_result(stored.section, stored.table, view)
+
+    def _flags_changed(self, section: str) -> None:
+        """Decisions D12: standings withheld for a flag go out once no question is left,
+        also when the table itself corrected the result (no director's act follows)."""
+        if self.on_flags_changed is None:
+            return
+        task = asyncio.ensure_future(self.on_flags_changed(section))
+        self._checks.add(task)
+        task.add_done_callback(self._check_done)
+
+    def _check_done(self, task: asyncio.Task[None]) -> None:
+        self._checks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("publishing settled standings failed", exc_info=task.exception())
 
     def publish_flags(self, section: str, board: int) -> None:
         """A board's flags changed: its full list to the feed (empty: none open now)."""
@@ -123,14 +142,16 @@ class Scores:
                 if view is not None:
                     self.gateway.show_result(section, t, view)
 
-    async def solve_deals(self, deals: dict[int, str]) -> None:
-        """Double-dummy tables of the hand records, one deal at a time in a worker thread;
-        each board is checked again as its table arrives."""
-        for board, deal in sorted(deals.items()):
-            try:
-                makeable = await asyncio.to_thread(makeable_tricks, deal)
-            except Exception:
-                log.exception("double dummy of board %d failed; its check is skipped", board)
-                continue
-            for section, b in self.suspicious.deal_solved(board, makeable):
-                self.publish_flags(section, b)
+    async def solve_deals(self, deals: dict[tuple[str, int], str]) -> None:
+        """Double-dummy tables of the hand records by (section, board), one deal at a time
+        in a worker thread, each deal once; each board is checked again as its table arrives."""
+        solved: dict[str, Makeable] = {}
+        for (section, board), deal in sorted(deals.items()):
+            if deal not in solved:
+                try:
+                    solved[deal] = await asyncio.to_thread(makeable_tricks, deal)
+                except Exception:
+                    log.exception("double dummy of board %d failed; its check is skipped", board)
+                    continue
+            if self.suspicious.deal_solved(section, board, solved[deal]):
+                self.publish_flags(section, board)

@@ -28,6 +28,7 @@ from hub.live.clock_ticker import ClockTicker
 from hub.live.devices import devices_read
 from hub.live.gateway import TerminalGateway
 from hub.live.intake import Intake
+from hub.live.no_play import tell_again
 from hub.live.publication import Publication
 from hub.live.round_clock import RoundClock, RoundTiming
 from hub.live.round_controller import RoundController
@@ -63,6 +64,7 @@ class HubService:
         tick_s: float = 1.0,
         api: tuple[str, int] | None = None,
         td_pin: str = "",
+        allow_remote_feed: bool = False,
     ) -> None:
         self.store = store
         self.event_id = event_id
@@ -77,12 +79,16 @@ class HubService:
         self.feed = Feed()
         self.supervisor = Supervisor()
         self.api: ApiServer | None = None
-        self._api_at, self._pin = api, td_pin
+        self._api_at, self._pin, self._remote_feed = api, td_pin, allow_remote_feed
 
     async def start(self) -> None:
         """Read the store, build the parts, open the API, then the lines."""
         stored = await asyncio.to_thread(Stored.read, self.store, self.event_id)
+        epoch = await asyncio.to_thread(self.store.next_boot)  # the lines' epoch (protocol §3)
+        for station in self.ports:
+            station.driver.begin_epoch(epoch)
         self._compose(stored)
+        tell_again(self.alerts, stored.no_plays)  # D21: a NO PLAY waiting for a score
         self.intake.load(stored.live, stored.deals)
         self.scores.load(stored.lines, stored.penalties)
         await self.publication.load()
@@ -100,10 +106,10 @@ class HubService:
     def _compose(self, stored: Stored) -> None:
         event, feed, clock = stored.event, self.feed, self.clock
         self.event = event
-        self.audit = AuditTrail(self.store, self.event_id)
         self.alerts = Alerts(feed)
+        self.audit = AuditTrail(self.store, self.event_id, clock, self.alerts.raise_)
         self.gateway = TerminalGateway(list(self.ports))
-        self.intake = Intake(stored.movements, self.audit.record)
+        self.intake = Intake(stored.movements, self.audit.record, event.room.terminals)
         self.views = LiveViews(event, stored.movements, stored.names)
         self.suspicious = SuspiciousScores(event.rules.suspicious.limits(), stored.valid_marks)
         self.clock_log = ClockLog(self.store, self.event_id)
@@ -122,14 +128,9 @@ class HubService:
                 for r in range(1, movement.rounds + 1)
             }
             round_clock = RoundClock(round_timing, boards)
-            now = clock()  # the stored clock events up to now, replayed
-            round_clock.replay(
-                [
-                    c
-                    for c in stored.clock_events
-                    if c["section"] == letter and c["at"].timestamp() <= now
-                ]
-            )
+            # every stored clock event, in order: one stamped after "now" happened too (the
+            # wall clock stepped back before this start; the clock ticker reports it)
+            round_clock.replay([c for c in stored.clock_events if c["section"] == letter])
             controller = RoundController(
                 letter, movement, auto_advance=self.auto_advance, needs_verification=verification
             )
@@ -167,6 +168,7 @@ class HubService:
             feed,
         )
         self.rounds.on_round_complete = self.publication.round_complete
+        self.scores.on_flags_changed = self.publication.publish_if_clear
         self.rounds.on_table_finished = slow_play.table_finished
         self.requests = TableRequests(
             self.store,
@@ -180,6 +182,7 @@ class HubService:
             self.audit,
             clock,
             verification,
+            td_pin=self._pin,
         )
         self.ticker = ClockTicker(
             self.rounds, self.gateway, self.displays, feed, clock, tick_s=self.tick_s
@@ -210,11 +213,20 @@ class HubService:
             feed,
             self.devices,
         )
-        self.commands = Commands(self.store, self.event_id, results, room)
+        self.commands = Commands(
+            self.store, self.event_id, results, room, sections=list(self.rounds.sections)
+        )
         if self._api_at is not None:
             host, port = self._api_at
             self.api = ApiServer(
-                feed, self.snapshots.build, self.commands.dispatch, self._pin, host=host, port=port
+                feed,
+                self.snapshots.build,
+                self.commands.dispatch,
+                self._pin,
+                host=host,
+                port=port,
+                allow_remote_feed=self._remote_feed,
+                audit=self.audit,
             )
 
     def _run_tasks(self, stored: Stored) -> None:
@@ -235,7 +247,7 @@ class HubService:
         else:
             sup.spawn("publish settled rounds", self.publication.publish_settled)
 
-    async def _solve_then_publish(self, deals: dict[int, str]) -> None:
+    async def _solve_then_publish(self, deals: dict[tuple[str, int], str]) -> None:
         """Double dummy first: a round withheld since a restart is checked in full."""
         await self.scores.solve_deals(deals)
         await self.publication.publish_settled()

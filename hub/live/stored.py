@@ -3,11 +3,13 @@ parts on the loop (decisions D17: no blocking store call on the loop)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hub.event.event_file import EventFile
+from hub.event.hand_records import section_deals
 from hub.event.movement.model import Movement
+from hub.live.no_play import ACTION, NoPlay, waiting
 from hub.standings.rows import names_of
 from hub.store.store import LiveLine, Store, StoredResult
 
@@ -22,23 +24,32 @@ class Stored:
     live: list[StoredResult]
     lines: list[LiveLine]
     penalties: list[dict[str, Any]]
-    deals: dict[int, str]
+    deals: dict[tuple[str, int], str]  # (section, board): each section its session's deals
     names: dict[str, dict[int, str]]
     valid_marks: list[tuple[object, ...]]
+    no_plays: list[NoPlay] = field(default_factory=list)  # boards still waiting for a score
 
     @classmethod
     def read(cls, store: Store, event_id: int) -> Stored:
         sections = store.sections(event_id)
+        event = store.event(event_id)
+        live = store.live_results(event_id)
+        recorded = [
+            NoPlay.from_audit(a["actor"], a["detail"]) for a in store.audit_log(event_id, ACTION)
+        ]
         return cls(
-            event=store.event(event_id),
+            event=event,
             movements={s: store.movement(event_id, s) for s in sections},
             clock_events=store.clock_events(event_id),
-            live=store.live_results(event_id),
+            live=live,
             lines=store.live_lines(event_id),
             penalties=store.penalties(event_id),
-            deals=store.hand_records(event_id),
+            deals=section_deals(
+                event, {s: store.hand_records(event_id, s) for s in range(len(event.sessions))}
+            ),
             names={s: names_of(store.contestants(event_id, s)) for s in sections},
             valid_marks=[
                 tuple(a["detail"]["mark"]) for a in store.audit_log(event_id, "contract_valid")
             ],
+            no_plays=waiting([n for n in recorded if n is not None], {r.key for r in live}),
         )

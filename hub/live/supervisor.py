@@ -8,7 +8,6 @@ director in the devices read. Stopping cancels every task.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -64,6 +63,9 @@ class Supervisor:
             except asyncio.CancelledError:
                 raise
             except Exception as e:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():  # stopping: no restart
+                    raise asyncio.CancelledError from e
                 health.running = False
                 health.restarts += 1
                 health.last_error = f"{type(e).__name__}: {e}"
@@ -78,10 +80,16 @@ class Supervisor:
     def report(self) -> list[dict[str, Any]]:
         return [h.as_dict() for h in self.health.values()]
 
-    async def stop(self) -> None:
+    async def stop(self, within_s: float = 10.0) -> None:
+        """Cancel every task and wait for them, at most ``within_s``: a task that does not
+        end by then is named in the log and left behind, so the hub still stops."""
         for task in self._tasks:
             task.cancel()
+        if self._tasks:
+            _, pending = await asyncio.wait(self._tasks, timeout=within_s)
+            for task in pending:
+                log.error("task %s did not stop within %.0f s", task.get_name(), within_s)
         for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                log.error("task %s ended with %r", task.get_name(), task.exception())
         self._tasks.clear()

@@ -65,7 +65,7 @@ class SuspiciousScores:
     ) -> None:
         self.limits = limits
         self.valid: set[tuple[object, ...]] = set(valid)
-        self.makeable: dict[int, Makeable] = {}
+        self.makeable: dict[tuple[str, int], Makeable] = {}  # (section, board)
         self.lines: dict[tuple[str, int], dict[tuple[int, int], LiveLine]] = {}
         self.flags: dict[tuple[str, int], list[Flag]] = {}
 
@@ -79,10 +79,11 @@ class SuspiciousScores:
         self.lines[(section, board)] = {(x.table, x.round): x for x in lines}
         return self.check(section, board)
 
-    def deal_solved(self, board: int, makeable: Makeable) -> list[tuple[str, int]]:
-        """Double-dummy tricks arrived for a board: the sections whose flags changed."""
-        self.makeable[board] = makeable
-        return [(s, b) for (s, b) in list(self.lines) if b == board and self.check(s, b)]
+    def deal_solved(self, section: str, board: int, makeable: Makeable) -> bool:
+        """Double-dummy tricks arrived for a section's board (its own session's deal: board
+        numbers repeat across sessions); True when its flags changed."""
+        self.makeable[(section, board)] = makeable
+        return (section, board) in self.lines and self.check(section, board)
 
     def check(self, section: str, board: int) -> bool:
         before = self.flags.get((section, board), [])
@@ -108,7 +109,7 @@ class SuspiciousScores:
                 continue
             if contract is not None:
                 played.append(PlayedResult(key, contract, seat, x.tricks))
-        found = suspicious(played, self.limits, self.makeable.get(board))
+        found = suspicious(played, self.limits, self.makeable.get((section, board)))
         out = []
         for key in sorted(lines):
             reason = found.get(key)

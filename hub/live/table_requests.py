@@ -1,6 +1,10 @@
 """What the hub does with each thing a table's terminal says (through any terminal port):
-log-ons, results (to the writer, answered after the commit), verifications, director calls,
-the first action of a round, member numbers, battery reports.
+log-ons (with the director's PIN for a takeover), results (to the writer, answered after
+the commit), erasures, verifications, director calls, the first action of a round, member
+numbers, battery reports; and what the terminals did not take from the hub (a lost
+assignment is sent again at the terminal's next contact). Whatever names a table comes
+only from the link that logged on to it (decisions D20); refused frames are audited per
+terminal per minute.
 
 ``TableRequests`` belongs to the hub's asyncio loop; ``serve`` is a supervised task per
 port. Store work runs in worker threads.
@@ -23,10 +27,21 @@ from hub.live.intake import Intake, IntakeResult
 from hub.live.result_writer import ResultWriter
 from hub.live.rounds import Rounds
 from hub.live.scores import Scores
+from hub.live.store_faults import StoreFaults
+from hub.live.table_erasures import TableErasures
+from hub.live.table_logons import TableLogons, taken_over
+from hub.live.takeover_pin import TakeoverPins
 from hub.standings.rows import names_of
 from hub.store.store import Store
 
 log = logging.getLogger(__name__)
+AT_TABLE = (
+    tp.ResultSubmission,
+    tp.VerifyNotice,
+    tp.EraseRequest,
+    tp.PlayStarted,
+    tp.PlayerKeyed,
+)  # what a terminal may say only about the table it holds over its link
 
 
 class TableRequests:
@@ -46,6 +61,7 @@ class TableRequests:
         audit: AuditTrail,
         clock: Callable[[], float],
         verification: bool,
+        td_pin: str = "",
     ) -> None:
         self.store = store
         self.event_id = event_id
@@ -59,7 +75,11 @@ class TableRequests:
         self.clock = clock
         self.verification = verification
         self.devices = DeviceRegister(store, event_id)
-        self.writer = ResultWriter(store, event_id, intake, self.answer, self.answered)
+        faults = StoreFaults(alerts, clock)
+        self.writer = ResultWriter(store, event_id, intake, self.answer, self.answered, faults)
+        pins = TakeoverPins(td_pin, clock)
+        self.logons = TableLogons(gateway, intake, rounds, feed, audit, self.devices, pins)
+        self.erasures = TableErasures(store, event_id, intake, rounds, scores, audit)
 
     async def serve(self, port: tp.TerminalPort) -> None:
         """Everything the port's terminals say, one at a time."""
@@ -69,6 +89,17 @@ class TableRequests:
                 await self.handle(ev)
             except Exception:  # one bad message must not stop the room
                 log.exception("handling %r from %s", ev, port.name)
+                self._failed(ev)
+
+    def _failed(self, ev: tp.Inbound) -> None:
+        """A request whose handling failed (the store refused a write) is answered, not left
+        to cost the terminal every retry and then the message: refused with a text the
+        players can act on (NAK 20; not "busy", which a terminal resends at once, in a loop
+        if the fault stays). A log-on is answered before anything can fail, a result by the
+        writer."""
+        if isinstance(ev, tp.Request) and not isinstance(ev, tp.LogonRequest | tp.ResultSubmission):
+            text = "the hub could not take this just now: try again, or call the director"
+            self.gateway.answer(ev, tp.Verdict.refused(tp.Reason.NOT_ALLOWED, text))
 
     async def handle(self, ev: tp.Inbound) -> None:
         if isinstance(ev, tp.PortUp):
@@ -78,27 +109,72 @@ class TableRequests:
             for section, table in self.gateway.port_down(ev.port):
                 self.feed.publish("table_online", section=section, table=table, online=False)
         elif isinstance(ev, tp.Rejected):
-            seat = self.gateway.seats.get(ev.ref)
-            who = seat.serial if seat else f"{ev.ref.port}#{ev.ref.address}"
-            log.warning("refused a frame from %s: %s", who, ev.reason)
-            detail = {"code": ev.code, "reason": ev.reason, **ev.detail}
-            self.audit.record(who, "frame_refused", detail)
+            who = self._who(ev.ref)
+            if self.audit.tally(who, "frames_refused", ev.code):  # counted by code
+                log.warning("refused a frame from %s: %s (%s)", who, ev.reason, ev.detail)
+        elif isinstance(ev, tp.Undelivered):
+            self._undelivered(ev)
         else:
             await self._request(ev)
 
+    def _who(self, ref: tp.TerminalRef) -> str:
+        seat = self.gateway.seats.get(ref)
+        return seat.serial if seat else f"addr-{ref.port}-{ref.address}"
+
+    def _undelivered(self, ev: tp.Undelivered) -> None:
+        """A message the terminal did not take: logged; a lost assignment (no answer, or a
+        link fault: NAK below 16) is sent again at the terminal's next contact."""
+        who = self._who(ev.ref)
+        if ev.code is None:
+            log.warning("%s never answered the hub's %s (%d tries)", who, ev.what, ev.tries)
+        else:
+            text = f"NAK {ev.code} {ev.code_name} {ev.text!r}"
+            log.warning("%s refused the hub's %s: %s", who, ev.what, text)
+        seat = self.gateway.seats.get(ev.ref)
+        if ev.what == "assignment" and seat is not None and (ev.code is None or ev.code < 16):
+            seat.assignment_lost = True
+
     async def _request(self, ev: tp.Request) -> None:
-        seat = self.gateway.seat(ev.ref, ev.serial if isinstance(ev, tp.Joined) else None)
+        seat = self.gateway.seat(ev.ref)
         seat.last_seen = self.clock()
-        if isinstance(ev, tp.Joined):
-            self.devices.seen("base_station" if ev.station else "terminal", ev.serial)
-        elif isinstance(ev, tp.LogonRequest):
-            seat.serial = ev.serial
-            verdict = self.intake.logon(ev.serial, ev.section, ev.table)
-            self.gateway.answer(ev, verdict)
-            if verdict.outcome is not tp.Outcome.REFUSED:
-                self.gateway.seat_at(seat, ev.section, ev.table)
-                self.feed.publish("table_online", section=ev.section, table=ev.table, online=True)
+        if (
+            seat.table is not None
+            and not seat.online
+            and self.intake.holds(ev.link, seat.section or "", seat.table)
+        ):  # its line came back: the table is online again once its terminal speaks
+            seat.online = True
+            self.feed.publish("table_online", section=seat.section, table=seat.table, online=True)
+        if isinstance(ev, tp.LogonRequest):
+            await self.logons.logon(seat, ev)
+            return
+        if seat.assignment_lost and seat.table is not None:  # its next contact: again
+            seat.assignment_lost = False
+            try:
                 self.rounds.assign(seat)
+            except Exception:  # the request is still answered
+                log.exception("sending %s its assignment again", seat.serial)
+        if isinstance(ev, AT_TABLE) and not self.intake.holds(ev.link, ev.section, ev.table):
+            text, who = f"log on to table {ev.section}{ev.table} first", self._who(ev.ref)
+            if seat.taken_from == (ev.section, ev.table):
+                text = taken_over(ev.section, ev.table)
+            if self.audit.tally(who, "not_logged_on", text):  # the minute's first: in full
+                log.info("%s: %s (%s)", who, text, type(ev).__name__)
+                detail = {"code": "NOT_LOGGED_ON", "reason": text, "port": ev.ref.port}
+                self.audit.record(who, "refused", detail | {"address": ev.ref.address})
+            self.gateway.answer(ev, tp.Verdict.refused(tp.Reason.NOT_LOGGED_ON, text))
+            return
+        if isinstance(ev, tp.Joined):
+            seat.declared = ev.serial
+            self.devices.seen("base_station" if ev.station else "terminal", ev.serial)
+        elif isinstance(ev, tp.Left):
+            log.info("%s left its station (%s)", seat.serial, ev.why)
+            if seat.table is not None and seat.online:
+                seat.online = False
+                self.feed.publish(
+                    "table_online", section=seat.section, table=seat.table, online=False
+                )
+        elif isinstance(ev, tp.EraseRequest):
+            self.gateway.answer(ev, await self.erasures.erase(seat.serial, ev))
             return
         elif isinstance(ev, tp.ResultSubmission):
             self.writer.submit(seat.serial, ev)  # answered after its commit
@@ -131,7 +207,9 @@ class TableRequests:
                 self.feed.publish(
                     "battery", section=seat.section, table=seat.table, percent=ev.battery
                 )
-            self.devices.seen("terminal", seat.serial)
+            name = seat.serial if seat.table is not None else seat.declared
+            if name:  # a serial it declared, never the seat's "addr-…" placeholder
+                self.devices.seen("terminal", name)
         self.gateway.answer(ev, tp.Verdict.ok())
 
     def answer(self, s: tp.ResultSubmission, out: IntakeResult) -> None:

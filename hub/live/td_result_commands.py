@@ -12,11 +12,11 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from hub.api import command_models as cm
 from hub.api.feed import Feed
 from hub.api.server import CommandError
 from hub.event.result_key import KeyVerdict, check_key
 from hub.live import round_controller as rc
-from hub.live.command_args import integer, section_of
 from hub.live.publication import Publication
 from hub.live.rounds import Rounds
 from hub.live.scores import Scores
@@ -61,13 +61,9 @@ class ResultCommands:
             await self.rounds.handle(section, rc.Erased(table, rnd, board))
         await self.publication.publish_if_clear(section)
 
-    async def cmd_accept_held(self, args: Args, actor: str) -> Args:
-        rekey = {
-            k: int(v)
-            for k, v in (args.get("rekey") or {}).items()
-            if k in ("board", "ns_pair", "ew_pair", "table", "round")
-        }
-        result = integer(args, "result")
+    async def cmd_accept_held(self, args: cm.AcceptHeld, actor: str) -> Args:
+        rekey = args.rekey.model_dump(exclude_none=True) if args.rekey else {}
+        result = args.result
         try:
             stored = await asyncio.to_thread(
                 self.store.decide_held, self.event_id, result, True, actor, rekey
@@ -81,8 +77,8 @@ class ResultCommands:
         )
         return {"result": stored.id, "board": stored.board}
 
-    async def cmd_reject_held(self, args: Args, actor: str) -> Args:
-        result = integer(args, "result")
+    async def cmd_reject_held(self, args: cm.RejectHeld, actor: str) -> Args:
+        result = args.result
         try:
             await asyncio.to_thread(self.store.decide_held, self.event_id, result, False, actor)
         except StoreError as e:
@@ -92,26 +88,21 @@ class ResultCommands:
             await self.publication.publish_if_clear(section)
         return {}
 
-    async def cmd_enter_result(self, args: Args, actor: str) -> Args:
+    async def cmd_enter_result(self, args: cm.EnterResult, actor: str) -> Args:
         """A result from the TD (a dead terminal, a paper slip), or an artificial score."""
-        section = section_of(self.rounds.sections, args)
-        table, rnd, board = integer(args, "table"), integer(args, "round"), integer(args, "board")
-        ns, ew = integer(args, "ns_pair"), integer(args, "ew_pair")
+        section, table, rnd, board = args.section, args.table, args.round, args.board
+        ns, ew = args.ns_pair, args.ew_pair
         movement = self.rounds.sections[section].movement
         key = check_key(movement, section, table, rnd, board, ns, ew)
         if key.verdict is not KeyVerdict.OK:
             raise CommandError(key.reason)
         where = (section, table, rnd, board, ns, ew)
         try:
-            if args.get("adjusted"):
-                Artificial.parse(str(args["adjusted"]))
-                entry = ResultEntry(*where, adjusted=str(args["adjusted"]), entered_by=actor)
+            if args.adjusted:
+                Artificial.parse(args.adjusted)
+                entry = ResultEntry(*where, adjusted=args.adjusted, entered_by=actor)
             else:
-                play = parse_play(
-                    str(args.get("contract", "")),
-                    str(args.get("declarer", "")),
-                    str(args.get("result", "")),
-                )
+                play = parse_play(args.contract, args.declarer, args.result)
                 entry = ResultEntry(
                     *where,
                     contract=str(play.contract) if play.contract else "PASS",
@@ -121,13 +112,15 @@ class ResultCommands:
                 )
         except ScoringInputError as e:
             raise CommandError(e.message) from None
-        stored = (await asyncio.to_thread(self.store.record, self.event_id, [entry]))[0]
+        try:
+            stored = (await asyncio.to_thread(self.store.record, self.event_id, [entry]))[0]
+        except StoreError as e:
+            raise CommandError(str(e)) from None
         await self.changed(section, board, "td_entry", table, rnd, True)
         return {"result": stored.id, "revision": stored.revision}
 
-    async def cmd_erase_result(self, args: Args, actor: str) -> Args:
-        section = section_of(self.rounds.sections, args)
-        table, rnd, board = integer(args, "table"), integer(args, "round"), integer(args, "board")
+    async def cmd_erase_result(self, args: cm.EraseResult, actor: str) -> Args:
+        section, table, rnd, board = args.section, args.table, args.round, args.board
         row = self.rounds.sections[section].movement.row(section, table, rnd)
         if row is None:
             raise CommandError(f"section {section} has no table {table} in round {rnd}")
@@ -141,11 +134,10 @@ class ResultCommands:
         await self.changed(section, board, "erased", table, rnd, False)
         return {}
 
-    async def cmd_contract_valid(self, args: Args, actor: str) -> Args:
+    async def cmd_contract_valid(self, args: cm.ContractValid, actor: str) -> Args:
         """The director checked a suspicious-score flag and the result stands ("contract is
         valid"); a later change to that result is checked afresh."""
-        section, board = section_of(self.rounds.sections, args), integer(args, "board")
-        table, rnd = integer(args, "table"), integer(args, "round")
+        section, board, table, rnd = args.section, args.board, args.table, args.round
         suspicious = self.scores.suspicious
         mark = suspicious.mark_valid(section, board, table, rnd)
         if mark is None:
@@ -160,9 +152,9 @@ class ResultCommands:
         await self.publication.publish_if_clear(section)
         return {"open": len(suspicious.board_flags(section, board))}
 
-    async def cmd_traveller(self, args: Args, actor: str) -> Args:
+    async def cmd_traveller(self, args: cm.Traveller, actor: str) -> Args:
         """Every live result on a board with both sides' scores, for the TD to check."""
-        section, board = section_of(self.rounds.sections, args), integer(args, "board")
+        section, board = args.section, args.board
         results = [
             r
             for r in await asyncio.to_thread(self.store.live_results, self.event_id, section)

@@ -11,10 +11,10 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from hub.api import command_models as cm
 from hub.api.feed import Feed
 from hub.api.server import CommandError
 from hub.live.clock_log import ClockLog
-from hub.live.command_args import integer, number, section_of
 from hub.live.gateway import TerminalGateway
 from hub.live.intake import Intake
 from hub.live.publication import Publication
@@ -24,7 +24,6 @@ from hub.live.views import LiveViews
 from hub.store.store import Store, StoreError
 
 Args = dict[str, Any]
-PAYERS = ("NS", "EW", "both", "shared")
 
 
 class RoomCommands:
@@ -55,40 +54,41 @@ class RoomCommands:
         self.devices = devices
 
     # -- the round clock ---------------------------------------------------------------------
-    async def cmd_pause(self, args: Args, actor: str) -> Args:
-        return await self._clock(args, "pause")
+    async def cmd_pause(self, args: cm.Pause, actor: str) -> Args:
+        return await self._clock(args.section, "pause")
 
-    async def cmd_resume(self, args: Args, actor: str) -> Args:
-        return await self._clock(args, "resume")
+    async def cmd_resume(self, args: cm.Resume, actor: str) -> Args:
+        return await self._clock(args.section, "resume")
 
-    async def cmd_adjust_clock(self, args: Args, actor: str) -> Args:
-        return await self._clock(args, "adjust", number(args, "seconds"))
+    async def cmd_adjust_clock(self, args: cm.AdjustClock, actor: str) -> Args:
+        return await self._clock(args.section, "adjust", args.seconds)
 
-    async def cmd_extend(self, args: Args, actor: str) -> Args:
-        return await self._clock(args, "extend", number(args, "minutes"))
+    async def cmd_extend(self, args: cm.Extend, actor: str) -> Args:
+        return await self._clock(args.section, "extend", args.minutes)
 
-    async def cmd_start_break(self, args: Args, actor: str) -> Args:
-        return await self._clock(args, "start_break", number(args, "minutes"))
+    async def cmd_start_break(self, args: cm.StartBreak, actor: str) -> Args:
+        return await self._clock(args.section, "start_break", args.minutes)
 
-    async def _clock(self, args: Args, action: str, value: float | None = None) -> Args:
-        section = section_of(self.rounds.sections, args)
+    async def _clock(self, section: str, action: str, value: float | None = None) -> Args:
+        """The clock changes (it refuses a value it cannot keep), and what it shows is
+        worked out before the change is stored: nothing unreadable reaches the store."""
         clock = self.rounds.sections[section].clock
         now = self.rounds.clock()
         try:
             getattr(clock, action)(*(() if value is None else (value,)), now)
         except ValueError as e:
             raise CommandError(str(e)) from None
-        await self.clock_log.record(section, action, now, value=value)
         show = clock.show(now)
         assert show is not None  # a round has started: the clock refused otherwise
+        await self.clock_log.record(section, action, now, value=value)
         phase = show.phase.name.lower()
         self.feed.publish("clock", section=section, phase=phase, seconds_left=show.seconds_left)
         return {"phase": phase, "seconds_left": show.seconds_left}
 
-    async def cmd_start_clock(self, args: Args, actor: str) -> Args:
+    async def cmd_start_clock(self, args: cm.StartClock, actor: str) -> Args:
         """Start the current round's clock from now (the room is seated and ready): its
         time, warnings and the slow-play measure count from this moment."""
-        section = section_of(self.rounds.sections, args)
+        section = args.section
         now = await self.rounds.start_clock(section)
         rnd = self.rounds.current(section)
         show = self.rounds.sections[section].clock.show(now)
@@ -102,57 +102,47 @@ class RoomCommands:
         )
         return {"round": rnd, "seconds_left": show.seconds_left}
 
-    async def cmd_next_round(self, args: Args, actor: str) -> Args:
+    async def cmd_next_round(self, args: cm.NextRound, actor: str) -> Args:
         """Move the section to its next round now, whether or not every table is done."""
-        section = section_of(self.rounds.sections, args)
         try:
-            return await self.rounds.next_round(section)
+            return await self.rounds.next_round(args.section)
         except RoundRefused as e:
             raise CommandError(str(e)) from None
 
     # -- the room --------------------------------------------------------------------------
-    async def cmd_devices(self, args: Args, actor: str) -> Args:
+    async def cmd_devices(self, args: cm.Devices, actor: str) -> Args:
         """Base stations (link counters), terminals (table, battery, last heard), clock
         displays and the hub's own tasks."""
         return self.devices()
 
-    async def cmd_td_call(self, args: Args, actor: str) -> Args:
-        call = integer(args, "call")
-        status, note = str(args.get("status", "")), args.get("note")
+    async def cmd_td_call(self, args: cm.TdCall, actor: str) -> Args:
+        call, status, note = args.call, args.status, args.note
         try:
             await asyncio.to_thread(
                 self.store.update_td_call, self.event_id, call, status, actor, note
             )
         except StoreError as e:
             raise CommandError(str(e)) from None
-        self.feed.publish("td_call", call=call, status=args.get("status"))
+        self.feed.publish("td_call", call=call, status=status)
         return {}
 
-    async def cmd_allow_takeover(self, args: Args, actor: str) -> Args:
+    async def cmd_allow_takeover(self, args: cm.AllowTakeover, actor: str) -> Args:
         """The TD confirms (with the PIN, i.e. this session) that another terminal may take
         over a held table at its next log-on."""
-        section = section_of(self.rounds.sections, args)
-        self.intake.allow_takeover(section, integer(args, "table"))
+        self.intake.allow_takeover(args.section, args.table)
         return {}
 
-    async def cmd_message(self, args: Args, actor: str) -> Args:
+    async def cmd_message(self, args: cm.Message, actor: str) -> Args:
         """A message to every terminal, or to one section's."""
-        text = str(args.get("text", "")).strip()
-        if not text:
-            raise CommandError("text: the message is empty")
-        section = section_of(self.rounds.sections, args) if args.get("section") else None
-        return {"terminals": self.gateway.broadcast(text, section)}
+        return {"terminals": self.gateway.broadcast(args.text, args.section)}
 
     # -- penalties and standings -----------------------------------------------------------
-    async def cmd_confirm_penalty(self, args: Args, actor: str) -> Args:
+    async def cmd_confirm_penalty(self, args: cm.ConfirmPenalty, actor: str) -> Args:
         """Confirm a proposed penalty, saying who pays: NS, EW, both or shared."""
-        payer = str(args.get("payer", ""))
-        if payer not in PAYERS:
-            raise CommandError("payer: NS, EW, both or shared (in proportion: half each)")
-        return await self._decide(integer(args, "penalty"), True, actor, payer)
+        return await self._decide(args.penalty, True, actor, args.payer)
 
-    async def cmd_waive_penalty(self, args: Args, actor: str) -> Args:
-        return await self._decide(integer(args, "penalty"), False, actor, None)
+    async def cmd_waive_penalty(self, args: cm.WaivePenalty, actor: str) -> Args:
+        return await self._decide(args.penalty, False, actor, None)
 
     async def _decide(self, pid: int, confirm: bool, actor: str, payer: str | None) -> Args:
         try:
@@ -174,7 +164,6 @@ class RoomCommands:
         self.store.decide_penalty(self.event_id, pid, confirm, actor, payer)
         return self.store.penalties(self.event_id)
 
-    async def cmd_release_standings(self, args: Args, actor: str) -> Args:
+    async def cmd_release_standings(self, args: cm.ReleaseStandings, actor: str) -> Args:
         """Publish now, with the boards still open marked provisional (decisions D12)."""
-        section = section_of(self.rounds.sections, args)
-        return {"provisional": await self.publication.release(section, actor)}
+        return {"provisional": await self.publication.release(args.section, actor)}

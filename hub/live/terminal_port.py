@@ -15,6 +15,15 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
+from hub.live.port_views import (  # what the hub shows, re-exported: the port's vocabulary
+    ClockView,
+    NextSeatingView,
+    PlayerNameView,
+    RankingView,
+    SessionView,
+    TableAssignment,
+)
+from hub.live.port_views import RankingLine as RankingLine
 from hub.live.views.base import TravellerView
 
 
@@ -27,14 +36,30 @@ class TerminalRef:
     address: int
 
 
+@dataclass(frozen=True, slots=True)
+class TerminalLink:
+    """The link a terminal spoke over (decisions D20): where it is reached and its session
+    there (a base station: the terminal's epoch, new at every boot). A table belongs to the
+    link that logged on to it as well as to the serial it declared."""
+
+    ref: TerminalRef
+    session: int
+
+
 # -- what terminals say ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Request:
     """Something a terminal said that the hub must answer (``TerminalPort.answer``).
-    ``token`` is the adapter's own handle for the answer."""
+    ``token`` is the adapter's own handle for the answer; ``session`` the terminal's
+    session on its port (see ``TerminalLink``)."""
 
     ref: TerminalRef
     token: object
+    session: int = field(default=0, kw_only=True)
+
+    @property
+    def link(self) -> TerminalLink:
+        return TerminalLink(self.ref, self.session)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +68,14 @@ class Joined(Request):
 
     serial: str
     station: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Left(Request):
+    """The base station says a terminal left (out of range, powered off, replaced): its
+    table is offline until the terminal speaks again."""
+
+    why: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +114,18 @@ class VerifyNotice(Request):
     round: int
     board: int
     agreed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EraseRequest(Request):
+    """The table asks to erase its own result of a board (to enter it again); ``revision``
+    is the revision the terminal erases (0: whatever is stored)."""
+
+    section: str
+    table: int
+    round: int
+    board: int
+    revision: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +192,23 @@ class Rejected:
     detail: dict[str, Any] = field(default_factory=dict)  # what the port knows of it
 
 
-Inbound = Request | PortDown | PortUp | Rejected
+@dataclass(frozen=True, slots=True)
+class Undelivered:
+    """A message from the hub that a terminal did not take: ``code`` set, it refused it
+    (its reason in ``text``); ``code`` None, it never answered (the port gave up after
+    ``tries``). ``what`` names the message ("assignment", "result_view", "ranking",
+    "message", ...); a lost ``assignment`` is sent again at the terminal's next contact."""
+
+    ref: TerminalRef
+    what: str
+    code: int | None = None
+    code_name: str = ""
+    text: str = ""
+    tries: int = 0
+    assignment: TableAssignment | None = None
+
+
+Inbound = Request | PortDown | PortUp | Rejected | Undelivered
 
 
 # -- what the hub answers ----------------------------------------------------------------------
@@ -167,6 +228,8 @@ class Reason(Enum):
     INVALID_RESULT = "invalid_result"
     NOT_IN_MOVEMENT = "not_in_movement"
     NOT_ALLOWED = "not_allowed"
+    NOT_REGISTERED = "not_registered"  # the event lists its terminals; not this one
+    DIRECTOR_PIN = "director_pin"  # a takeover's director's PIN wrong, or tried too often
     BUSY = "busy"  # the hub could not store it now: send it again
 
 
@@ -185,52 +248,7 @@ class Verdict:
         return cls(Outcome.REFUSED, text, reason)
 
 
-# -- what the hub shows ------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class TableAssignment:
-    section: str
-    table: int
-    round: int
-    ns_pair: int
-    ew_pair: int
-    boards: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ClockView:
-    section: str
-    round: int
-    phase: str  # "play", "last_board", "no_new_board", "move", "paused", "break"
-    seconds_left: int
-
-
-@dataclass(frozen=True, slots=True)
-class RankingLine:
-    rank: str
-    entrant: int
-    total_hundredths: int
-    names: str
-
-
-@dataclass(frozen=True, slots=True)
-class RankingView:
-    section: str
-    round: int
-    page: int
-    pages: int
-    lines: tuple[RankingLine, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerNameView:
-    section: str
-    table: int
-    round: int
-    seat: int
-    number: str
-    name: str
-
-
+# -- what the hub shows: hub/live/port_views.py (imported above) ------------------------
 class TerminalPort(Protocol):
     """One kind of terminal connection. ``inbound`` carries what its terminals say; the
     other methods send to one terminal by its address on this port."""
@@ -258,6 +276,10 @@ class TerminalPort(Protocol):
     def clock(self, address: int, clock: ClockView) -> None: ...
 
     def player_name(self, address: int, view: PlayerNameView) -> None: ...
+
+    def next_seating(self, address: int, view: NextSeatingView) -> None: ...
+
+    def session(self, address: int, view: SessionView) -> None: ...
 
     def status(self) -> dict[str, Any]:
         """The port's own state for the devices read (link counters, connected)."""

@@ -16,6 +16,7 @@ from hub.event.hand_records import HandRecordError, read_hand_records
 from hub.event.movement.build import build_movement
 from hub.event.movement.check import check_movement
 from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+from hub.event.vp_table_file import anchor_vp_table
 from hub.store import schema as t
 from hub.store.part import StorePart
 from hub.store.values import StoreError
@@ -58,6 +59,7 @@ class EventStore(StorePart):
         source: str = "event file",
     ) -> int:
         """Validate the event file, build every section's movement, store all at once."""
+        event_text = anchor_vp_table(event_text, base_dir, source)  # beside the event file
         event = parse_event(event_text, source)
         movements: list[tuple[int, str, Movement]] = []
         for s_index, session in enumerate(event.sessions):

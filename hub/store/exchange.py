@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from hub.event.csv_cells import SafeWriter, plain_row
 from hub.store import schema as t
 from hub.store.store import ResultEntry, Store, StoreError
 from scoring.board import Seat
@@ -69,7 +70,7 @@ def export_bws(store: Store, event_id: int, folder: Path) -> list[Path]:
     written = []
     rd = folder / "RoundData.csv"
     with rd.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
+        w = SafeWriter(csv.writer(f))
         w.writerow(ROUND_DATA)
         for section in store.sections(event_id):
             for mr in store.movement(event_id, section).rows:
@@ -89,7 +90,7 @@ def export_bws(store: Store, event_id: int, folder: Path) -> list[Path]:
     written.append(rd)
     rcv = folder / "ReceivedData.csv"
     with rcv.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
+        w = SafeWriter(csv.writer(f), keep={RECEIVED_DATA.index("Result")})  # "=", "+1": ours
         w.writerow(RECEIVED_DATA)
         for r in store.results(event_id):
             seat = Seat.parse(r.declarer) if r.declarer else None
@@ -126,7 +127,7 @@ def export_bws(store: Store, event_id: int, folder: Path) -> list[Path]:
     written.append(rcv)
     pn = folder / "PlayerNumbers.csv"
     with pn.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
+        w = SafeWriter(csv.writer(f))
         w.writerow(PLAYER_NUMBERS)
         for section in store.sections(event_id):
             movement = store.movement(event_id, section)
@@ -158,7 +159,7 @@ def import_received_data(store: Store, event_id: int, path: Path, actor: str = "
     """Read a ReceivedData.csv into the store (one transaction); returns results added."""
     text = path.read_text(encoding="utf-8-sig")
     entries = []
-    for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
+    for n, row in enumerate(map(plain_row, csv.DictReader(io.StringIO(text))), start=2):
         try:
             contract = _our_contract(row.get("Contract", ""))
             declarer = (row.get("NS/EW") or "").strip() or None
@@ -272,7 +273,7 @@ def import_round_data(store: Store, event_id: int, path: Path, actor: str = "imp
 
     text = path.read_text(encoding="utf-8-sig")
     rows: dict[str, list[MovementRow]] = {}
-    for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
+    for n, row in enumerate(map(plain_row, csv.DictReader(io.StringIO(text))), start=2):
         try:
             custom = (row.get("CustomBoards") or "").strip()
             low, high = int(row["LowBoard"]), int(row["HighBoard"])
@@ -304,7 +305,7 @@ def import_player_numbers(store: Store, event_id: int, path: Path, actor: str = 
     """Set players' member numbers and names from a PlayerNumbers.csv (seats of round 1)."""
     text = path.read_text(encoding="utf-8-sig")
     count = 0
-    for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
+    for n, row in enumerate(map(plain_row, csv.DictReader(io.StringIO(text))), start=2):
         try:
             section, table = row["Section"].strip(), int(row["Table"])
             direction = row["Direction"].strip().upper()[:1]

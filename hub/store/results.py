@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, func, select, text, tuple_
+from sqlalchemy import and_, case, func, select, text, tuple_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -30,6 +30,19 @@ from hub.store.values import (
 )
 
 
+def _of(row: t.ResultRecord, submission: str) -> bool:
+    """The stored row is ``submission`` or a later generation of it (``key#2``, ...)."""
+    key = row.submission_key
+    if key is None or not key.startswith(submission):
+        return False
+    rest = key[len(submission) :]
+    return rest == "" or (rest[:1] == "#" and rest[1:].isdigit())
+
+
+def _key(row: t.ResultRecord) -> tuple[str, int, int, int]:
+    return (row.section, row.table_no, row.round, row.board)
+
+
 class ResultStore(StorePart):
     """Part of ``Store``: recording results (group commit), held results, live results.
     Keys are checked against the section's movement, which ``EventStore`` provides. Like
@@ -47,8 +60,13 @@ class ResultStore(StorePart):
         also: Callable[[Session], None] | None = None,
     ) -> list[StoredResult]:
         """Store results in one transaction (group commit); each gets the next revision of
-        its key. A ``submission_key`` seen before returns the stored record, marked
-        ``duplicate``, and writes nothing. ``also`` runs in the same transaction."""
+        its key. Decisions D21, for a ``submission_key`` seen before: with the same content
+        as a record of it stored after the key's last erasure, that record comes back
+        marked ``duplicate`` and nothing is written; with other content it is stored
+        ``held`` and marked ``key_clash`` (same submission, different content: never
+        discarded); after an erasure of the key it is a new entry (stored as ``status``
+        says). A stored generation of a submission key is ``key``, then ``key#2``, ...
+        ``also`` runs in the same transaction."""
         if status not in ("accepted", "held"):
             raise StoreError(f"status {status!r}: results are stored accepted or held")
         self._check_keys(event_id, entries, status)
@@ -109,21 +127,15 @@ class ResultStore(StorePart):
                     ),
                     {"ks": [f"{event_id}:{s}:{tb}:{rd}:{b}" for s, tb, rd, b in keys]},
                 )
-            wanted = {e.submission_key for e in entries if e.submission_key is not None}
-            known: dict[str, t.ResultRecord] = {}
-            if wanted:
-                known = {
-                    x.submission_key: x
-                    for x in db.scalars(
-                        select(r).where(r.event_id == event_id, r.submission_key.in_(wanted))
-                    )
-                    if x.submission_key is not None
-                }
             top: dict[tuple[str, int, int, int], int] = {}
+            erased_at: dict[tuple[str, int, int, int], int] = {}  # the key's last erasure
+            last_erasure = func.max(case((and_(r.erased, r.status == "accepted"), r.revision)))
             for i in range(0, len(keys), 200):
                 chunk = keys[i : i + 200]
-                for sec, tab, rnd, brd, rev in db.execute(
-                    select(r.section, r.table_no, r.round, r.board, func.max(r.revision))
+                for sec, tab, rnd, brd, rev, gone in db.execute(
+                    select(
+                        r.section, r.table_no, r.round, r.board, func.max(r.revision), last_erasure
+                    )
                     .where(
                         r.event_id == event_id,
                         tuple_(r.section, r.table_no, r.round, r.board).in_(chunk),
@@ -131,33 +143,67 @@ class ResultStore(StorePart):
                     .group_by(r.section, r.table_no, r.round, r.board)
                 ):
                     top[(sec, tab, rnd, brd)] = rev
+                    erased_at[(sec, tab, rnd, brd)] = gone or 0
+            wanted = sorted({e.submission_key for e in entries if e.submission_key is not None})
+            known = self._generations(db, event_id, wanted)
             now = self.clock()
-            out: list[t.ResultRecord | StoredResult] = []
+            out: list[tuple[t.ResultRecord, bool, bool]] = []  # record, duplicate, key clash
             for e in entries:
-                if e.submission_key is not None and e.submission_key in known:
-                    prior = known[e.submission_key]
-                    out.append(prior if prior in db.new else to_stored(prior, duplicate=True))
-                    continue
+                status_e, clash = status, False
+                submission = e.submission_key
+                if submission is not None:
+                    family = known.setdefault(submission, [])
+                    since = [
+                        x
+                        for x in family
+                        if _key(x) != e.key or x.revision > erased_at.get(e.key, 0)
+                    ]
+                    same = next((x for x in since if _key(x) == e.key and e.same_result(x)), None)
+                    if same is not None:
+                        out.append((same, True, False))
+                        continue
+                    if since:  # D21: the same submission with other content is held
+                        status_e, clash = "held", True
+                    if family:  # after an erasure or a clash: the key's next generation
+                        taken = {x.submission_key for x in family}
+                        n = len(family) + 1
+                        while f"{submission}#{n}" in taken:
+                            n += 1
+                        submission = f"{submission}#{n}"
                 revision = top.get(e.key, 0) + 1
                 top[e.key] = revision
                 values = {COLUMN.get(n, n): getattr(e, n) for n in ENTRY_FIELDS}
+                values["submission_key"] = submission
                 rec = t.ResultRecord(
-                    event_id=event_id, revision=revision, status=status, received_at=now, **values
+                    event_id=event_id, revision=revision, status=status_e, received_at=now, **values
                 )
                 db.add(rec)
                 if e.submission_key is not None:
-                    known[e.submission_key] = rec
-                out.append(rec)
+                    known.setdefault(e.submission_key, []).append(rec)
+                out.append((rec, False, clash))
             db.flush()
-            seen: set[int] = set()
-            result = []
-            for x in out:
-                if isinstance(x, StoredResult):
-                    result.append(x)
-                else:
-                    result.append(to_stored(x, duplicate=id(x) in seen))
-                    seen.add(id(x))
-            return result
+            return [to_stored(x, duplicate=dup, key_clash=clash) for x, dup, clash in out]
+
+    @staticmethod
+    def _generations(
+        db: Session, event_id: int, wanted: Sequence[str]
+    ) -> dict[str, list[t.ResultRecord]]:
+        """Every stored generation (``key``, ``key#2``, ...) of each wanted submission key.
+        The keys themselves come by index; a later generation exists only when its key
+        does (a resend, an erasure), so only those few are looked for by prefix."""
+        r, sk = t.ResultRecord, t.ResultRecord.submission_key
+        found: dict[str, list[t.ResultRecord]] = {}
+        for i in range(0, len(wanted), 500):
+            for x in db.scalars(
+                select(r).where(r.event_id == event_id, sk.in_(wanted[i : i + 500]))
+            ):
+                found.setdefault(str(x.submission_key), []).append(x)
+        for key, family in found.items():
+            later = select(r).where(
+                r.event_id == event_id, sk.startswith(f"{key}#", autoescape=True)
+            )
+            family += [x for x in db.scalars(later) if _of(x, key)]
+        return found
 
     def decide_held(
         self,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -21,11 +22,37 @@ class RoomStore(StorePart):
 
     def audit(self, event_id: int, actor: str, action: str, detail: dict[str, Any]) -> None:
         with Session(self.engine) as db, db.begin():
-            db.add(
-                t.AuditEntry(
-                    event_id=event_id, at=self.clock(), actor=actor, action=action, detail=detail
-                )
-            )
+            db.add(self._entry(event_id, actor, action, detail))
+
+    def _entry(
+        self, event_id: int, actor: str, action: str, detail: dict[str, Any]
+    ) -> t.AuditEntry:
+        # the column's width, and no NUL (PostgreSQL text refuses it): a terminal's odd
+        # serial must not fail the write, which the audit trail would retry for ever
+        actor = actor.replace("\x00", "\ufffd")[:64]
+        return t.AuditEntry(
+            event_id=event_id, at=self.clock(), actor=actor, action=action, detail=detail
+        )
+
+    def audit_once(
+        self, event_id: int, action: str, entries: Sequence[tuple[str, dict[str, Any]]]
+    ) -> list[bool]:
+        """Audit entries (actor, detail) of ``action`` in one transaction, each at most once
+        per ``detail["submission"]``: True for one written now, False for one the store
+        holds already (a terminal's resend, decisions D21). The live hub records a table's
+        NO PLAY this way before it answers the terminal (D11)."""
+        a = t.AuditEntry
+        with Session(self.engine) as db, db.begin():
+            known = db.scalars(select(a.detail).where(a.event_id == event_id, a.action == action))
+            seen = {d.get("submission") for d in known if isinstance(d, dict)}
+            out = []
+            for actor, detail in entries:
+                new = detail["submission"] not in seen
+                if new:
+                    seen.add(detail["submission"])
+                    db.add(self._entry(event_id, actor, action, detail))
+                out.append(new)
+            return out
 
     def audit_log(self, event_id: int, action: str | None = None) -> list[dict[str, Any]]:
         """The audit trail in order; only one kind of entry when ``action`` is given."""

@@ -194,3 +194,12 @@ class BoardRecord(Base):
     number: Mapped[int] = mapped_column(Integer)
     deal: Mapped[str] = mapped_column(String(80))
     __table_args__ = (UniqueConstraint("event_id", "session", "number"),)
+
+
+class HubBoot(Base):
+    """One start of the hub on this database: its link epoch (docs/protocol.md §3)."""
+
+    __tablename__ = "hub_boots"
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    epoch: Mapped[int] = mapped_column(BigInteger, unique=True)
+    started_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))

@@ -1,9 +1,9 @@
 """The store: one database holding events and their movements, contestants, append-only
 results with revisions, and the room's record (audit log, devices, TD calls, clock events,
-penalties).
+penalties), and the hub's boot counter (its link epoch).
 
 ``Store`` is composed of one part per job (``events``, ``contestants``, ``results``,
-``room``); its value types live in ``values``. Everything is importable from here, as
+``room``, ``boots``); its value types live in ``values``. Everything is importable from here, as
 before the split. A result is durable when ``record`` returns (decisions D11).
 """
 
@@ -15,6 +15,7 @@ from collections.abc import Callable
 from sqlalchemy import Engine
 
 from hub.event.movement.model import Movement
+from hub.store.boots import BootStore
 from hub.store.contestants import ContestantStore
 from hub.store.engine import make_engine
 from hub.store.engine import migrate as upgrade_schema
@@ -36,7 +37,7 @@ __all__ = [
 ]
 
 
-class Store(EventStore, ContestantStore, ResultStore, RoomStore):
+class Store(EventStore, ContestantStore, ResultStore, RoomStore, BootStore):
     """One database (one event file per SQLite file by default; many events in PostgreSQL).
 
     Used from the hub's worker threads and from the command line, never on the asyncio loop

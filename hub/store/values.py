@@ -28,8 +28,9 @@ class StoreError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class ResultEntry:
-    """A result as it arrives: from a terminal (``submission_key`` = device:epoch:seq, so a
-    repeated frame can never become a second record) or from the TD."""
+    """A result as it arrives: from a terminal, with its ``submission_key`` (terminal serial,
+    section, table, round, board and the terminal's revision: a result sent again is never
+    a second record, decisions D21), or from the TD (no key)."""
 
     section: str
     table: int
@@ -53,7 +54,7 @@ class ResultEntry:
     def key(self) -> tuple[str, int, int, int]:
         return (self.section, self.table, self.round, self.board)
 
-    def same_result(self, other: ResultEntry | StoredResult) -> bool:
+    def same_result(self, other: ResultEntry | t.ResultRecord) -> bool:
         """The same content (pairs, contract, play, score, adjustment, erasure)."""
         names = (
             "ns_pair",
@@ -75,7 +76,8 @@ class StoredResult(ResultEntry):
     revision: int = 0
     status: str = "accepted"
     received_at: dt.datetime | None = None
-    duplicate: bool = False
+    duplicate: bool = False  # its submission was stored before with this content (D21)
+    key_clash: bool = False  # held: its submission was stored before with other content
 
     def line(self) -> LiveLine:
         """The result as scoring needs it."""
@@ -115,7 +117,9 @@ ENTRY_FIELDS = [f.name for f in fields(ResultEntry)]
 COLUMN = {"table": "table_no"}
 
 
-def to_stored(row: t.ResultRecord, duplicate: bool = False) -> StoredResult:
+def to_stored(
+    row: t.ResultRecord, duplicate: bool = False, key_clash: bool = False
+) -> StoredResult:
     """A stored result record as a value (detached from its session)."""
     values = {name: getattr(row, COLUMN.get(name, name)) for name in ENTRY_FIELDS}
     values["terminal_time"] = aware(values["terminal_time"])
@@ -126,4 +130,5 @@ def to_stored(row: t.ResultRecord, duplicate: bool = False) -> StoredResult:
         status=row.status,
         received_at=aware(row.received_at),
         duplicate=duplicate,
+        key_clash=key_clash,
     )

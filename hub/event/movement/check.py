@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hub.event.movement.model import Movement, MovementError, MovementKind, MovementRow
+from hub.event.problems import number_ranges
 
 
 @dataclass
@@ -88,17 +89,25 @@ def hard_errors(movement: Movement) -> list[MovementError]:
         tables = sorted({r.table for r in srows})
         rounds = sorted({r.round for r in srows})
         have = {(r.table, r.round) for r in srows}
-        for t in tables:
-            for rnd in range(1, max(rounds) + 1):
-                if (t, rnd) not in have:
-                    errors.append(
-                        MovementError(
-                            f"section {section} table {t} has no row for round {rnd} (every table "
-                            "needs a row in every round; use 0 for empty seats)",
-                            None,
-                            "every-round",
-                        )
-                    )
+        for rnd in range(1, max(rounds) + 1):  # one report per round, naming its tables
+            missing = [t for t in tables if (t, rnd) not in have]
+            if not missing:
+                continue
+            what = (
+                f"round {rnd} is missing (no table has a row for it)"
+                if rnd not in rounds
+                else f"table {missing[0]} has no row for round {rnd}"
+                if len(missing) == 1
+                else f"tables {number_ranges(missing)} have no row for round {rnd}"
+            )
+            errors.append(
+                MovementError(
+                    f"section {section}: {what} (every table needs a row in every round; "
+                    "use 0 for empty seats)",
+                    None,
+                    "every-round",
+                )
+            )
         played: dict[tuple[int, str], dict[int, MovementRow]] = defaultdict(dict)
         for rnd in rounds:
             rrows = [r for r in srows if r.round == rnd]

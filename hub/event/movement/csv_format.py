@@ -16,6 +16,7 @@ import re
 from dataclasses import fields, replace
 from typing import Any
 
+from hub.event.csv_cells import SafeWriter
 from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
 
 HEADER = ("section", "table", "round", "ns_pair", "ew_pair", "low_board", "high_board")
@@ -173,7 +174,7 @@ def format_movement(movement: Movement, comments: list[str] | None = None) -> st
         if groups:
             out.write(f"# {key}: {', '.join(joiner.join(map(str, g)) for g in groups)}\n")
     custom = any(not r.consecutive for r in movement.rows)
-    w = csv.writer(out, lineterminator="\n")
+    w = SafeWriter(csv.writer(out, lineterminator="\n"))
     w.writerow(HEADER + (("boards",) if custom else ()))
     for r in movement.sorted().rows:
         row = [r.section, r.table, r.round, r.ns_pair, r.ew_pair, r.low_board, r.high_board]

@@ -1,0 +1,124 @@
+"""What the hub sends to a table's terminal (BHWP/1, docs/protocol.md §4): its seating,
+travellers, rankings, the clock, the director's messages, the next seating, settings and
+player names. Re-exported by ``drivers.protocol.messages``, where every wire name is
+imported from. Sans-I/O values: any thread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drivers.protocol.codec import I32, STR8, TEXT8, TEXT16, U8, U16, ListOf
+from drivers.protocol.layout import Message, RankLine, Setting, TravellerEntry, f, message
+
+
+# -- hub → terminal -------------------------------------------------------------------------
+@message(0x20, "hub → terminal")
+@dataclass(frozen=True, slots=True)
+class Assignment(Message):
+    """The table's current round: who sits NS and EW and the boards. Sent after every
+    accepted LOGON and to every table when a round starts, each time after SETTINGS; it may
+    come again for the same round (a new log-on, a lost one sent again): the round number
+    says which."""
+
+    section: str = f(STR8)
+    table: int = f(U16)
+    round: int = f(U16)
+    ns_pair: int = f(U16, "0 for an empty seat")
+    ew_pair: int = f(U16, "0 for an empty seat")
+    boards: tuple[int, ...] = f(ListOf(U16, 64), "boards of the round", ())
+
+
+@message(0x21, "hub → terminal")
+@dataclass(frozen=True, slots=True)
+class ResultView(Message):
+    """The table's own score and the board's traveller as scored at that moment, when the
+    event shows travellers: after each result of this table is accepted (a correction
+    too), and again when the director changes the board during the table's round. It is
+    not refreshed when later tables play the board (a board played once shows 50 %)."""
+
+    section: str = f(STR8)
+    board: int = f(U16)
+    own_score_ns: int = f(I32)
+    own_value: int = f(I32, "the table's NS percent or IMPs, hundredths")
+    value_kind: int = f(U8, "0 percent, 1 IMPs")
+    lines: tuple[TravellerEntry, ...] = f(ListOf(TravellerEntry, 64), default=())
+
+
+@message(0x22, "hub → terminal")
+@dataclass(frozen=True, slots=True)
+class RankingPage(Message):
+    """The standings after a round, sent to every table of the section when they are
+    published (once the round is complete and its questions settled, or released by the
+    director), usually after the next round's ASSIGNMENT; not sent when the event hides
+    rankings. At most 32 lines a page, best first."""
+
+    section: str = f(STR8)
+    round: int = f(U16, "standings after this round")
+    page: int = f(U8, "1 … pages")
+    pages: int = f(U8, "pages of this ranking")
+    lines: tuple[RankLine, ...] = f(ListOf(RankLine, 32), default=())
+
+
+@message(0x23, "hub → terminal", needs_ack=False)
+@dataclass(frozen=True, slots=True)
+class Clock(Message):
+    """The round clock: with every ASSIGNMENT, when the phase changes and every 30 s; the
+    terminal counts down itself in between. Unsequenced, so it may overtake queued
+    messages."""
+
+    section: str = f(STR8)
+    round: int = f(U16)
+    phase: int = f(U8, "0 play, 1 last board, 2 no new board, 3 move, 4 paused, 5 break")
+    seconds_left: int = f(I32, "negative when over time")
+
+
+@message(0x24, "hub → terminal")
+@dataclass(frozen=True, slots=True)
+class TDMessage(Message):
+    """Text for the players: from the director, or the hub telling the table that the
+    director erased or entered one of its boards."""
+
+    text: str = f(TEXT16)
+    beep: int = f(U8, "1 to alert the players", 0)
+
+
+@message(0x25, "hub → terminal")
+@dataclass(frozen=True, slots=True)
+class NextSeating(Message):
+    """Where a pair of the table plays next, one message per pair (NS pair first): sent
+    when the table has finished its boards of the round (or the director ended the
+    round), before the next round's ASSIGNMENT. Table 0: the pair has no table in that
+    round (it sits out); with ``round`` past the last round (SETTINGS ``rounds``) the
+    session is over."""
+
+    section: str = f(STR8)
+    round: int = f(U16, "the round it is for (the next one)")
+    pair: int = f(U16)
+    table: int = f(U16, "0: no table (see above)")
+    seat_ns: int = f(U8, "1 NS, 0 EW")
+    opponents: int = f(U16, "0: none")
+    boards: tuple[int, ...] = f(ListOf(U16, 64), "empty with table 0", ())
+
+
+@message(0x26, "hub → terminal")
+@dataclass(frozen=True, slots=True)
+class Settings(Message):
+    """The section's settings, before every ASSIGNMENT: ``section`` (its letter) and
+    ``rounds`` (the number of rounds of the session, in decimal). A terminal ignores keys it
+    does not know."""
+
+    entries: tuple[Setting, ...] = f(ListOf(Setting, 64), default=())
+
+
+@message(0x27, "hub → terminal")
+@dataclass(frozen=True, slots=True)
+class PlayerName(Message):
+    """The answer to PLAYER_NUMBER: the name the event gives that member number, empty when
+    the event does not know the number."""
+
+    section: str = f(STR8)
+    table: int = f(U16)
+    round: int = f(U16)
+    seat: int = f(U8, "seat 0 N, 1 E, 2 S, 3 W")
+    number: str = f(STR8, "as keyed")
+    name: str = f(TEXT8, "empty: an unknown number")

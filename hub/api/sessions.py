@@ -1,0 +1,241 @@
+"""The director's log-in to the hub API (decisions D20): the PIN, its attempt limits, the
+sessions it opens, and which peers get the feed without one.
+
+- ``new_pin``: the default PIN, 8 random characters a TD can read aloud and type (digits
+  and capitals without 0/O, 1/I); ``pin_problem`` refuses an empty PIN.
+- ``LoginGuard``: wrong PINs limited per peer (its address) and overall. The first wrong
+  PIN from a peer costs nothing (a typing slip); after that it waits ``BASE_S``, doubled
+  with every further failure, and at ``PEER_LIMIT`` failures it is locked out for
+  ``LOCK_S`` (doubled again per failure, up to ``CAP_S``). ``ROOM_LIMIT`` failures from all
+  remote peers lock every remote log-in the same way; loopback peers (the TD's own machine)
+  are never locked by other peers' failures, nor locked out by their own: their wait stops
+  doubling at ``LOOPBACK_CAP_S`` (a console and screens restarted with the PIN of an earlier
+  run must not lock the TD out of his own hub for 15 minutes). An attempt during a wait is
+  refused without comparing the PIN.
+- ``Sessions``: a token belongs to the connection that logged in, ends when that
+  connection closes or the hub stops, and expires after ``IDLE_S`` without use.
+
+Both classes are sans-I/O (an injected clock); the API server uses them on the hub's
+asyncio loop.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from enum import Enum
+
+PIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud, typed right
+PIN_LENGTH = 8  # 32**8 = 2**40 PINs
+SHORT_PIN = 8  # a PIN the TD sets shorter than this is accepted with a warning
+
+FREE_FAILURES = 1  # wrong PINs from a peer before it waits at all (a typing slip)
+BASE_S = 1.0  # the first wait; doubled with every further failure
+PEER_LIMIT = 5  # wrong PINs from one peer before it is locked out
+ROOM_LIMIT = 20  # wrong PINs from all remote peers before every remote log-in is locked out
+LOCK_S = 15 * 60.0  # the lockout; doubled with every further failure
+CAP_S = 60 * 60.0  # the longest wait
+LOOPBACK_CAP_S = 8.0  # the longest wait of the hub's own machine (no lockout: it is trusted)
+FORGET_S = 60 * 60.0  # failures of a peer quiet this long (and not waiting) are forgotten
+IDLE_S = 12 * 60 * 60.0  # a session unused this long has expired
+
+
+def new_pin(length: int = PIN_LENGTH) -> str:
+    """A fresh random director's PIN (``secrets``)."""
+    return "".join(secrets.choice(PIN_ALPHABET) for _ in range(length))
+
+
+def pin_problem(pin: str) -> str | None:
+    """Why a PIN cannot be used (``None``: it can). Only an empty PIN is refused: a PIN
+    the TD sets is taken as given (``run`` warns when it is short)."""
+    if not pin:
+        return (
+            "the director's PIN is empty: give one (--td-pin or BRIDGEHUB_TD_PIN), "
+            "or leave it out and the hub makes one"
+        )
+    return None
+
+
+def is_loopback(host: str | None) -> bool:
+    """Whether a peer's address is this machine (127.0.0.0/8, ::1, or an IPv4-mapped
+    loopback). A peer without an address (a Unix socket) is on this machine too."""
+    if not host:
+        return True
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+def peer_of(host: str | None, forwarded_for: str | None) -> str:
+    """The peer a connection speaks for: its address, or, when it comes from this machine
+    with an ``X-Forwarded-For`` header (a reverse proxy terminating TLS, docs/api.md), the
+    address the proxy appended last. Only a loopback connection is believed: a process on
+    this machine is trusted anyway, and claiming a remote address only costs it the
+    loopback's privileges."""
+    direct = host or ""
+    if forwarded_for and is_loopback(direct):
+        last = forwarded_for.rsplit(",", 1)[-1].strip()
+        if last:
+            return last
+    return direct
+
+
+class LoginVerdict(Enum):
+    OK = "ok"
+    WRONG = "wrong"
+    WAIT = "wait"  # too many wrong PINs: refused without comparing
+
+
+@dataclass(frozen=True, slots=True)
+class LoginCheck:
+    verdict: LoginVerdict
+    peer: str
+    failures: int = 0  # the most failures counted against this peer or the room
+    wait_s: float = 0.0  # until the next attempt is compared
+    room: bool = False  # the wait is the room's (every remote peer), not this peer's
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict is LoginVerdict.OK
+
+    def text(self) -> str:
+        """What the client is told."""
+        if self.verdict is LoginVerdict.WRONG:
+            return "wrong PIN" if self.wait_s <= 0 else f"wrong PIN; wait {self.wait_s:.0f} s"
+        if self.verdict is LoginVerdict.WAIT:
+            who = "from the venue network" if self.room else f"from {self.peer}"
+            return f"too many wrong PINs {who}: try again in {self.wait_s:.0f} s"
+        return ""
+
+
+@dataclass
+class _Count:
+    failures: int = 0
+    last: float = 0.0
+    until: float = 0.0
+
+
+class LoginGuard:
+    """The director's PIN compared in constant time, with wrong PINs limited per peer and
+    for the room (remote peers); sans-I/O, on the hub's loop."""
+
+    def __init__(self, pin: str, clock: Callable[[], float]) -> None:
+        problem = pin_problem(pin)
+        if problem is not None:
+            raise ValueError(problem)
+        self._pin = pin.encode("utf-8")
+        self.clock = clock
+        self._counts: dict[tuple[str, ...], _Count] = {}
+
+    def attempt(self, peer: str, pin: str) -> LoginCheck:
+        """One log-in by ``peer`` with ``pin``."""
+        now = self.clock()
+        keys: list[tuple[str, ...]] = [("peer", peer)]
+        if not is_loopback(peer):
+            keys.append(("room",))
+        counts = [self._count(k, now) for k in keys]
+        waits = [c.until - now for c in counts]
+        if max(waits) > 0:
+            room = len(waits) > 1 and waits[1] >= waits[0]
+            failures = max(c.failures for c in counts)
+            return LoginCheck(LoginVerdict.WAIT, peer, failures, max(waits), room)
+        if hmac.compare_digest(pin.encode("utf-8"), self._pin):
+            self._counts.pop(("peer", peer), None)
+            return LoginCheck(LoginVerdict.OK, peer)
+        for key, count in zip(keys, counts, strict=True):
+            self._counts[key] = count  # kept only now: a refused flood adds no entries
+            count.failures += 1
+            count.last = now
+            room = key == ("room",)
+            local = not room and is_loopback(peer)
+            count.until = now + _wait(count.failures, ROOM_LIMIT if room else None, local)
+        wait = max(0.0, max(c.until - now for c in counts))
+        return LoginCheck(LoginVerdict.WRONG, peer, max(c.failures for c in counts), wait)
+
+    def _count(self, key: tuple[str, ...], now: float) -> _Count:
+        count = self._counts.get(key)
+        if count is not None and now - count.last > FORGET_S and now >= count.until:
+            del self._counts[key]  # quiet long enough: forgotten
+            count = None
+        return _Count() if count is None else count  # a new peer's: stored at its failure
+
+
+def _wait(failures: int, room_limit: int | None, loopback: bool = False) -> float:
+    """How long after the ``failures``-th wrong PIN the next attempt waits: for a peer,
+    nothing for the first, then BASE_S doubling, then the lockout at PEER_LIMIT; for the
+    hub's own machine (``loopback``) BASE_S doubling up to LOOPBACK_CAP_S, never a lockout;
+    for the room, nothing until ROOM_LIMIT, then the lockout."""
+    if loopback:
+        if failures <= FREE_FAILURES:
+            return 0.0
+        return min(LOOPBACK_CAP_S, BASE_S * 2 ** min(failures - FREE_FAILURES - 1, 16))
+    limit = PEER_LIMIT if room_limit is None else room_limit
+    if failures >= limit:
+        return min(CAP_S, LOCK_S * 2 ** (failures - limit))
+    if room_limit is not None or failures <= FREE_FAILURES:
+        return 0.0
+    return BASE_S * 2 ** (failures - FREE_FAILURES - 1)
+
+
+class SessionRefused(Exception):
+    """A command's token does not open a session here; the text says what to do."""
+
+
+@dataclass
+class _Session:
+    actor: str
+    connection: Hashable
+    last: float
+
+
+class Sessions:
+    """The director's sessions: token → who, bound to the connection that logged in;
+    sans-I/O, on the hub's loop."""
+
+    def __init__(self, clock: Callable[[], float], idle_s: float = IDLE_S) -> None:
+        self.clock = clock
+        self.idle_s = idle_s
+        self._by_token: dict[str, _Session] = {}
+
+    def __len__(self) -> int:
+        return len(self._by_token)
+
+    def open(self, actor: str, connection: Hashable) -> str:
+        """A new session for ``connection`` (its earlier one, if any, ends)."""
+        self.end(connection)
+        token = secrets.token_hex(16)
+        self._by_token[token] = _Session(actor, connection, self.clock())
+        return token
+
+    def actor(self, token: object, connection: Hashable) -> str:
+        """Who the session of ``token`` is, used now from ``connection``."""
+        session = self._by_token.get(token) if isinstance(token, str) else None
+        if session is None:
+            raise SessionRefused("log in with the director's PIN first")
+        now = self.clock()
+        if now - session.last > self.idle_s:
+            del self._by_token[str(token)]
+            hours = self.idle_s / 3600
+            raise SessionRefused(f"the session expired ({hours:g} h unused): log in again")
+        if session.connection is not connection:
+            raise SessionRefused("this session belongs to another connection: log in on this one")
+        session.last = now
+        return session.actor
+
+    def end(self, connection: Hashable) -> int:
+        """End the sessions of a closed connection; how many there were."""
+        gone = [k for k, s in self._by_token.items() if s.connection is connection]
+        for token in gone:
+            del self._by_token[token]
+        return len(gone)
+
+    def clear(self) -> None:
+        """Every session ends (the hub stops)."""
+        self._by_token.clear()
