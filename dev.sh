@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
 VENV=.venv
-EXTRAS=test,postgres,dd,web
+EXTRAS=test,postgres,dd,web,report
 CONSTRAINTS=constraints/snapshots.txt
 
 ensure_venv() {

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
 from drivers.line import CLOSE_S, close_bounded
+from drivers.open_problem import open_problem
 from drivers.protocol.codec import MessageError
 from drivers.protocol.link import Event, Link, Received, random_epoch
 from drivers.protocol.messages import (
@@ -94,6 +95,8 @@ class BaseStationDriver:
         self.silence_s = silence_s  # a station heartbeats every 5 s (docs/protocol.md §3)
         self.heartbeat_s = heartbeat_s
         self._started = self._last_sent = clock()
+        self.problem: str | None = None  # why the line cannot be opened, while it cannot
+        self.on_problem: Callable[[str], object] | None = None  # told once per change (F10)
 
     def _new_link(self, epoch: int) -> Link:
         hello = hub_hello()
@@ -170,11 +173,13 @@ class BaseStationDriver:
             try:
                 self._transport = await self._opener(self.url)
             except LineError as e:
-                log.debug("open failed: %s", e)
+                self._report(open_problem(self.url, e))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._backoff[1])
                 continue
             delay = self._backoff[0]
+            if self.problem is not None:
+                self._report(None)
             self.connected.set()
             await self.events.put(LineUp(self.url))
             try:
@@ -196,6 +201,23 @@ class BaseStationDriver:
             await self._close()
             log.warning("base station %s down: %s", self.url, reason)
             await self.events.put(LineDown(self.url, reason))
+
+    def _report(self, problem: str | None) -> None:
+        """Why the line cannot be opened, in plain words (TD trial F10): a WARNING in the
+        hub's output and ``on_problem`` (the director's alert) once per change, not at
+        every retry; and once when it opens again."""
+        if problem == self.problem:
+            return
+        was, self.problem = self.problem, problem
+        text = problem if problem is not None else f"base station {self.url} is open again"
+        if problem is None and was is None:
+            return
+        log.warning("%s", text)
+        if self.on_problem is not None:
+            try:
+                self.on_problem(text)
+            except Exception:  # the director's alert must never stop the line
+                log.exception("telling the director: %s", text)
 
     async def _serve(self, transport: Transport) -> None:
         reader = asyncio.ensure_future(transport.read())

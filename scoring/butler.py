@@ -16,6 +16,7 @@ from scoring.imp_awards import ImpAwards, apply_imp_awards
 from scoring.imps import imps_array
 from scoring.numbers import round_half_away, round_half_even
 from scoring.traveller import Traveller
+from scoring.weighted import score_weighted
 
 
 class DatumRounding(Enum):
@@ -85,6 +86,8 @@ def datum(scores: np.ndarray, rules: ButlerRules) -> int:
 def score_butler(traveller: Traveller, rules: ButlerRules | None = None) -> BoardScore:
     """Butler-score one board: NS gets IMP(score − datum), EW the negative."""
     rules = rules or ButlerRules()
+    if traveller.weighted_lines():
+        return score_weighted(traveller, lambda t: score_butler(t, rules))
     size = len(traveller)
     ns_num = np.zeros(size, np.int64)
     den = np.ones(size, np.int64)

@@ -11,6 +11,7 @@ from scoring.board_score import BoardScore, ScoreKind
 from scoring.imp_awards import ImpAwards, apply_imp_awards
 from scoring.imps import imps_array
 from scoring.traveller import Traveller
+from scoring.weighted import score_weighted
 
 
 class CrossImpDivisor(Enum):
@@ -39,6 +40,8 @@ def raw_cross_imps(scores: np.ndarray, cap: int | None = None) -> np.ndarray:
 def score_cross_imps(traveller: Traveller, rules: CrossImpRules | None = None) -> BoardScore:
     """Cross-IMP one board; NS and EW are negatives, and at ÷(n−1) a board sums to zero."""
     rules = rules or CrossImpRules()
+    if traveller.weighted_lines():
+        return score_weighted(traveller, lambda t: score_cross_imps(t, rules))
     size = len(traveller)
     ns_num = np.zeros(size, np.int64)
     den = np.ones(size, np.int64)

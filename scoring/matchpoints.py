@@ -18,6 +18,7 @@ import numpy as np
 from scoring.board_score import BoardScore, ScoreKind
 from scoring.errors import ScoringInputError
 from scoring.traveller import Award, Token, Traveller
+from scoring.weighted import score_weighted
 
 
 class AdjustedMethod(Enum):
@@ -69,6 +70,8 @@ def award_percent(award: Award, rules: MatchpointRules) -> Fraction:
 def score_matchpoints(traveller: Traveller, rules: MatchpointRules | None = None) -> BoardScore:
     """Matchpoint one board."""
     rules = rules or MatchpointRules()
+    if traveller.weighted_lines():
+        return score_weighted(traveller, lambda t: score_matchpoints(t, rules))
     n_lines = len(traveller)
     expected = rules.expected if rules.expected is not None else n_lines
     if expected < 1:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from drivers.protocol.messages import NO_DECLARER, NO_TRICKS, Seat
 from scoring.contract import Contract, Doubling, Strain
+from simulator.deals import played
 
 STRAINS = [Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES, Strain.NOTRUMP]
 
@@ -30,6 +31,8 @@ class PlayerBot:
     wrong_board_rate: float = 0.0
     correction_rate: float = 0.0
     td_call_rate: float = 0.0
+    wrong_declarer_rate: float = 0.0  # keyed the other side's seat: a suspicious score
+    deals: dict[int, str] | None = None  # board → PBN deal: play the real cards
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -38,8 +41,20 @@ class PlayerBot:
         return max(2.0, self.rng.gauss(self.minutes_per_board, self.minutes_per_board / 5))
 
     def play(self, board: int) -> Entry:
-        """A legal result: mostly games and part-scores, now and then a slam or a pass-out."""
+        """A legal result: mostly games and part-scores, now and then a slam or a pass-out;
+        with the board's deal known, what its cards hold and a lead from the leader's hand."""
+        entry = self._play(board)
+        slip = self.wrong_declarer_rate and entry.declarer != NO_DECLARER
+        if slip and self.rng.random() < self.wrong_declarer_rate:  # N keyed as E, and so on
+            return Entry(board, entry.contract, (entry.declarer + 1) % 4, "", entry.tricks)
+        return entry
+
+    def _play(self, board: int) -> Entry:
         rng = self.rng
+        cards = None if self.deals is None else self.deals.get(board)
+        if cards is not None:
+            contract_text, declarer_seat, lead_card, took = played(cards, rng)
+            return Entry(board, contract_text, declarer_seat, lead_card, took)
         # every deal has its own "par" strain and level, so tables agree often
         deal = random.Random(board * 7919)
         strain = deal.choice(STRAINS)

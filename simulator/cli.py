@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from simulator.bots import PlayerBot
+from simulator.deals import DealFileError, read_deals
 from simulator.faults import Faults
 from simulator.line import NO_PTYS, PtyLine, SocketLine, ptys_available
 from simulator.station import VirtualBaseStation
@@ -33,7 +34,10 @@ async def run_room(
     folder: Path,
     listen: str | None,
     duration: float | None,
+    deals: dict[int, str] | None = None,
+    wrong_declarer_rate: float = 0.0,
 ) -> list[VirtualBaseStation]:
+    """The room; ``deals`` (board → PBN deal) makes the players play the real cards."""
     room: list[VirtualBaseStation] = []
     per_station = -(-tables // stations)
     for k in range(stations):
@@ -52,6 +56,8 @@ async def run_room(
                 wrong_board_rate=wrong_board_rate,
                 correction_rate=correction_rate,
                 td_call_rate=td_call_rate,
+                wrong_declarer_rate=wrong_declarer_rate,
+                deals=deals,
             )
             station.add_terminal(
                 VirtualTerminal(table, f"BM-{table:04d}", section, table, bot, speed=speed)
@@ -102,6 +108,18 @@ async def run_room(
 @click.option("--wrong-board-rate", type=float, default=0.0)
 @click.option("--correction-rate", type=float, default=0.0)
 @click.option("--td-call-rate", type=float, default=0.0)
+@click.option(
+    "--wrong-declarer-rate",
+    type=float,
+    default=0.0,
+    help="Chance a result is keyed with the other side's declarer (a suspicious score).",
+)
+@click.option(
+    "--hand-records",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="PBN file: the players play its deals and lead from the leader's real hand.",
+)
 @click.option("--bit-flip", type=float, default=0.0, help="Fault: chance per byte.")
 @click.option("--drop-byte", type=float, default=0.0, help="Fault: chance per byte.")
 @click.option("--duplicate", type=float, default=0.0, help="Fault: chance per write.")
@@ -132,6 +150,8 @@ def simulate(
     wrong_board_rate: float,
     correction_rate: float,
     td_call_rate: float,
+    wrong_declarer_rate: float,
+    hand_records: Path | None,
     bit_flip: float,
     drop_byte: float,
     duplicate: float,
@@ -145,6 +165,15 @@ def simulate(
         listen = f"127.0.0.1:{port}"
     if listen is None and not ptys_available():
         raise click.UsageError(NO_PTYS)
+    try:
+        deals = None if hand_records is None else read_deals(hand_records)
+    except DealFileError as e:
+        raise click.BadParameter(str(e), param_hint="--hand-records") from None
+    if deals is not None:
+        # on stderr: the first line of stdout names the first station (bridgehub demo reads it)
+        click.echo(
+            f"hand records {hand_records}: {len(deals)} boards; the players play them", err=True
+        )
     faults = Faults(bit_flip=bit_flip, drop_byte=drop_byte, duplicate=duplicate, seed=seed)
     folder = folder or Path(tempfile.mkdtemp(prefix="bridgehub-sim-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -163,6 +192,8 @@ def simulate(
             folder,
             listen,
             duration,
+            deals,
+            wrong_declarer_rate,
         )
     )
     accepted = sum(len(t.log.accepted) for s in room for t in s.terminals.values())

@@ -144,10 +144,17 @@ class VirtualTerminal:
             a = self.assignment
             assert a is not None
             self.round_done.clear()
+            if 0 in (a.ns_pair, a.ew_pair):  # a sit-out: nothing to enter this round
+                self.round_done.set()
+                continue
             self.send(RoundStarted(a.section, a.table, a.round, self.now_ms()))
             for board in a.boards:
                 self.send(BoardStarted(a.section, a.table, a.round, board, self.now_ms()))
                 await asyncio.sleep(self.bot.board_minutes() * 60 / self.speed)
+                now = self._reseated(a)
+                if now is None:  # the director made the table a sit-out mid-round
+                    break
+                a = now
                 entry = self.bot.play(board)
                 keyed = board
                 if self.bot.wrong_board(board):
@@ -210,16 +217,8 @@ class VirtualTerminal:
                 self._settings(msg)
             elif isinstance(msg, NextSeating):
                 self._next_seating(msg)
-            if isinstance(msg, Assignment) and not (
-                self.assignment is not None
-                and (self.assignment.section, self.assignment.table, self.assignment.round)
-                == (msg.section, msg.table, msg.round)
-            ):
-                self.assignment = msg
-                self.log.shown.append(
-                    f"table {msg.table} round {msg.round}: NS {msg.ns_pair} EW {msg.ew_pair}"
-                )
-                self._assigned.set()
+            if isinstance(msg, Assignment):
+                self._assign(msg)
             if msg.NEEDS_ACK:
                 self.station.link.ack(ev)
                 self.station.wake()
@@ -262,6 +261,36 @@ class VirtualTerminal:
                 asyncio.get_running_loop().call_later(
                     1.0 / max(self.speed, 1.0), self.send, ev.message
                 )
+
+    def _reseated(self, a: Assignment) -> Assignment | None:
+        """The round's seating now (the director may have changed it mid-round); None when
+        the table sits out now. Another round's assignment leaves ``a`` to be finished."""
+        now = self.assignment
+        if now is None or (now.section, now.table, now.round) != (a.section, a.table, a.round):
+            return a
+        return None if 0 in (now.ns_pair, now.ew_pair) else now
+
+    def _assign(self, msg: Assignment) -> None:
+        """Take a new round, or the round's seating changed by the director (a late pair
+        turns a sit-out into a playing table, a withdrawal the reverse); the same seating
+        sent again (a new log-on, a lost one resent) changes nothing. A round under way
+        enters its remaining boards for the pairs now assigned, and is not played twice."""
+        old = self.assignment
+        if old == msg:
+            return
+        same_round = old is not None and (old.section, old.table, old.round) == (
+            msg.section,
+            msg.table,
+            msg.round,
+        )
+        self.assignment = msg
+        seated = f"NS {msg.ns_pair} EW {msg.ew_pair}"
+        if 0 in (msg.ns_pair, msg.ew_pair):
+            seated = f"sit out ({seated})"
+        self.log.shown.append(f"table {msg.table} round {msg.round}: {seated}")
+        sat_out = old is not None and 0 in (old.ns_pair, old.ew_pair)
+        if not same_round or sat_out:
+            self._assigned.set()
 
     def _hub_hello(self, epoch: int) -> None:
         """The hub's HELLO: in a new epoch (the hub restarted, and knows no table's

@@ -7,10 +7,11 @@ import copy
 
 from event_text import one_section_event
 from hub_stub import wait_until
-from textual.widgets import DataTable, Log, Static
+from textual.widgets import DataTable, Label, RichLog, Static
 
 from hub.api.client import websocket_source
 from hub.console.app import ConsoleApp
+from hub.console.commands import accepts
 from hub.console.state import RoomState, clock_text, standings_note
 from hub.live.service import HubService
 from hub.store.store import Store
@@ -186,7 +187,7 @@ def test_state_folds_snapshot_and_events():
     assert not tables[5]["online"] and tables[1]["online"]  # table 5's line went down
     assert room.sections["A"]["standings"][0]["pair"] == 2
     assert room.sections["A"]["moved"] == {(2, None): 1, (1, None): -1}  # 2nd→1st, 1st→2nd
-    assert "TD call at table A3: launched" in room.log
+    assert "TD call 7 at table A3: launched" in room.log
     assert clock_text(room.sections["A"]["clock"]) == "last board 06:40"
     assert clock_text({"phase": "move", "seconds_left": -65}) == "move -01:05"
 
@@ -219,7 +220,7 @@ def test_console_shows_the_room_and_switches_views():
             assert "round 2/9" in clock and "last board 06:40" in clock
             await pilot.press("s")
             standings = app.query_one("#standings-table", DataTable)
-            assert standings.get_row_at(0)[2] == 2 and standings.get_row_at(0)[4] == "61.00"
+            assert standings.get_row_at(0)[2] == "2" and standings.get_row_at(0)[4] == "61.00"
             assert str(standings.get_row_at(0)[6]) == "▲1"
             assert str(standings.get_row_at(1)[6]) == "▼1"
             await pilot.press("v")  # one ranking: A2 61, B1 55, B2 45, A1 39
@@ -227,13 +228,14 @@ def test_console_shows_the_room_and_switches_views():
             assert [
                 (standings.get_row_at(i)[0], standings.get_row_at(i)[1], standings.get_row_at(i)[2])
                 for i in range(4)
-            ] == [("A", "1", 2), ("B", "2", 1), ("B", "3", 2), ("A", "4", 1)]
+            ] == [("A", "1", "2"), ("B", "2", "1"), ("B", "3", "2"), ("A", "4", "1")]
             await pilot.press("v")
             await pilot.press("c")
             calls = app.query_one("#calls-table", DataTable)
             assert calls.get_row_at(0)[4] == "revoke"
             await pilot.press("l")
-            assert "TD call at table A3" in "\n".join(app.query_one("#log-view", Log).lines)
+            shown = "\n".join(s.text for s in app.query_one("#log-view", RichLog).lines)
+            assert "TD call 7 at table A3" in shown
             await pilot.press("p")
             await pilot.pause(0.1)
             assert [(c["name"], c["args"]) for c in sent] == [("pause", {"section": "A"})]
@@ -365,7 +367,9 @@ def test_td_decides_calls_flags_and_penalties_from_the_console():
             assert (sent[-1]["name"], sent[-1]["args"]) == ("release_standings", {"section": "A"})
             await pilot.press("up", "up", "up", "enter")
             await pilot.pause(0.1)
-            await pilot.press("down", "enter")  # resolved
+            await pilot.press("down", "enter")  # resolved: the ruling asked for, none given
+            await pilot.pause(0.1)
+            await pilot.press("enter")
             await pilot.pause(0.2)
             assert sent[-1]["args"] == {"call": 7, "status": "resolved"}
 
@@ -394,8 +398,9 @@ def test_td_decides_calls_flags_and_penalties_from_the_console():
 
 
 def test_clock_start_next_round_and_the_standings_measure_keys():
-    """g starts the clock, n asks and then moves to the next round, m shows matchpoints
-    of the top instead of MP % (the section filter picks the section)."""
+    """g on a running round asks first and restarts its clock from full time (TD trial
+    F20), n asks and then moves to the next round, m shows matchpoints of the top instead
+    of MP % (the section filter picks the section)."""
     sent = []
 
     async def send(cmd):
@@ -440,9 +445,21 @@ def test_clock_start_next_round_and_the_standings_measure_keys():
         app = ConsoleApp(source, send, refresh_s=0.05)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause(0.3)
-            await pilot.press("f", "g")  # section A only
+            await pilot.press("f", "g")  # section A only; round 2 is running: asks first
             await pilot.pause(0.1)
-            assert (sent[-1]["name"], sent[-1]["args"]) == ("start_clock", {"section": "A"})
+            assert "Restart the clock of round 2 of A (play 20:34)" in str(
+                app.screen.query_one(Label).render()
+            )  # 1234 s = 20 min 34 s
+            await pilot.press("escape")  # not now: nothing sent (TD trial F20)
+            await pilot.pause(0.1)
+            assert sent == []
+            await pilot.press("g", "enter")
+            await pilot.pause(0.1)
+            restart = {"restart": True} if accepts("start_clock", "restart") else {}
+            assert (sent[-1]["name"], sent[-1]["args"]) == (
+                "start_clock",
+                {"section": "A", **restart},
+            )
             await pilot.press("n")
             await pilot.pause(0.1)
             await pilot.press("escape")  # not now
@@ -718,19 +735,21 @@ def _result(table, contract, declarer, tricks, adjusted=None):
     }  # fmt: skip
 
 
-def test_the_traveller_shows_ns_score_for_contract_results():
-    """Issue [TRUST] (the TD trial's F14): the "score NS" column shows NS's score for every
-    contract result (Law 77), not only for a keyed score. Board 2: NS vulnerable. Reference
-    values from the Law 77 table: 2S by N making 8, +110; 3NT by E making 9 (EW not
-    vulnerable), -400 to NS; 4HX by S two down vulnerable, -500; a pass-out 0; an adjusted
-    score has no table score."""
+def test_the_traveller_shows_what_a_td_checks():
+    """Issue [TRUST] / [EVENING] (the TD trial's F14): the traveller shows the result in
+    the +1/-2 form and the table's score in the column of the side that scored it (Law 77),
+    for every contract result, not only for a keyed score. Board 2: NS vulnerable, EW not.
+    Reference values from the Law 77 table: 2S by N making 8 (=), +110 to NS; 3NT by E
+    making 10 (+1, EW not vulnerable), 400 + 30 = 430 to EW; 4HX by S two down vulnerable
+    (-2), 200 + 300 = 500 to EW; a pass-out 0 to NS; an adjusted score has no table score.
+    Who entered it: the terminal, and the TD who accepted it (H3a's ``accepted_by``)."""
     traveller = {
         "section": "A",
         "board": 2,
         "results": [
             _result(1, "2S", "N", 8),
-            _result(2, "3NT", "E", 9),
-            _result(3, "4HX", "S", 8),
+            _result(2, "3NT", "E", 10),
+            {**_result(3, "4HX", "S", 8), "lead": "SA", "accepted_by": "TD Anna"},
             _result(4, "PASS", None, None),
             _result(5, None, None, None, adjusted="60/40"),
         ],
@@ -747,6 +766,9 @@ def test_the_traveller_shows_ns_score_for_contract_results():
         while True:
             yield await replies.get()
 
+    def column(table, label):
+        return [str(c.label) for c in table.columns.values()].index(label)
+
     async def scenario():
         app = ConsoleApp(source, send, refresh_s=0.05)
         async with app.run_test(size=(160, 50)) as pilot:
@@ -754,10 +776,14 @@ def test_the_traveller_shows_ns_score_for_contract_results():
             await pilot.press("t", "2", "enter")
             table = app.query_one("#traveller-table", DataTable)
             await wait_until(lambda: table.row_count == 5, 10, "board 2's traveller")
-            column = list(table.columns).index(next(
-                k for k, c in table.columns.items() if str(c.label) == "score NS"
-            ))  # fmt: skip
-            shown = [str(table.get_row_at(i)[column]) for i in range(5)]
-            assert shown == ["110", "-400", "-500", "0", ""]
+
+            def shown(label):
+                return [str(table.get_row_at(i)[column(table, label)]) for i in range(5)]
+
+            assert shown("result") == ["=", "+1", "-2", "", ""]
+            assert shown("NS score") == ["110", "", "", "0", ""]
+            assert shown("EW score") == ["", "430", "500", "", ""]
+            assert shown("lead")[2] == "SA"
+            assert shown("entered by")[2] == "BM-3 (accepted by TD Anna)"
 
     asyncio.run(scenario())

@@ -41,6 +41,17 @@ CALLS = [
         "round": 2,
         "board": 9,
         "text": "board 9 is not played at table 1 in round 2",
+        # what was sent (issue13, TD trial F7): 3NT by S one down, NS not vulnerable on
+        # board 9, so NS -50; not acceptable as sent (board 9 is not in the round's set)
+        "contract": "3NT",
+        "declarer": "S",
+        "tricks": 8,  # the alert's "result" is the held row's number: -1 from the tricks
+        "lead": "D4",
+        "score_ns": -50,
+        "entered_by": "BM-1",
+        "ns_pair": 1,
+        "ew_pair": 6,
+        "can_accept_as_sent": False,
     },
     {
         "type": "event",
@@ -189,6 +200,7 @@ def test_console_view(snap_compare, key, size):
 
     source, send = scripted([SNAPSHOT, *EVENTS, *CALLS])
     app = ConsoleApp(source, send, refresh_s=0.05)
+    app.room.stamp = lambda: "20:15:07"  # the log's times, fixed
     assert snap_compare(app, terminal_size=size, run_before=before)
 
 

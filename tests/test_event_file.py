@@ -112,9 +112,13 @@ def test_a_problem_at_many_keys_is_reported_once_with_them():
     )
     text = EXAMPLE.replace("minutes_per_board", "minutes_per_bord") + pairs
     found = problems(text)
-    assert ("rules.timing.minutes_per_bord", "unknown key") in found
+    assert ("rules.timing.minutes_per_bord", "unknown key; did you mean minutes_per_board?") in (
+        found
+    )
     grouped = [p for p in found if "nmae" in p[0]]
-    assert grouped == [("sessions[0].sections[0].pairs[2-15].players[0].nmae", "unknown key")]
+    assert grouped == [
+        ("sessions[0].sections[0].pairs[2-15].players[0].nmae", "unknown key; did you mean name?")
+    ]
     assert [p for p in found if p[0].endswith(".name")] == [
         ("sessions[0].sections[0].pairs[2-15].players[0].name", "required")
     ]

@@ -168,7 +168,9 @@ def test_a_held_table_needs_the_directors_pin(intake):
 
 
 def test_the_lead_must_be_in_the_opening_leaders_hand(store_url):
-    """With hand records, the lead is checked: board 11 of the RealBridge deal file."""
+    """With hand records, the lead is checked: board 11 of the RealBridge deal file. A lead
+    not in the leader's hand is held for the director with the reason (TD trial F3: never a
+    silent refusal that stops the table)."""
     store = Store.open(store_url)
     eid = store.create_event(WITH_DEALS, base_dir=ROOT / "tests" / "data")
     intake = Desk(store, eid)
@@ -178,8 +180,9 @@ def test_the_lead_must_be_in_the_opening_leaders_hand(store_url):
     base = dict(table=row.table, rnd=row.round, board=11, ns=row.ns_pair, ew=row.ew_pair)
     # N: KT8.A96.A95.7542, E: Q5.KJ52.KQ874.T8; North declares, so East leads.
     bad = intake.submit("BM-1", result(**base, contract="3NT", lead="SK", tricks=9))
-    assert bad.verdict is Verdict.REFUSED and "SK is not in E's hand" in bad.text
-    good = intake.submit("BM-1", result(**base, contract="3NT", lead="dk", tricks=9))
+    assert bad.verdict is Verdict.HELD and "SK is not in E's hand" in bad.alert
+    fixed = result(**base, contract="3NT", lead="dk", tricks=9, revision=2)
+    good = intake.submit("BM-1", fixed)  # the table's correction
     assert good.verdict is Verdict.ACCEPTED and good.stored.lead == "DK"
     store.close()
 

@@ -20,6 +20,7 @@ from hypothesis.stateful import (
 )
 
 from hub.event.event_file import Scoring
+from hub.event.pair_labels import PairLabels
 from hub.live.views import LiveViews
 from hub.live.views.base import TravellerRow
 from hub.standings.rebuild import pairs_view, rebuild, teams_view, traveller_line
@@ -74,7 +75,8 @@ def rows_of(event, view, names):
     """A batch view's rows."""
     if event.rules.scoring is Scoring.TEAMS:
         return teams_rows(view.team_standings, boards_played(view.matches), names)
-    return pairs_rows(view.standings, kind_of(event.pairs_rules()), names)
+    labels = PairLabels.of(view.movement, view.section)  # the room's "EW 3" on each row
+    return pairs_rows(view.standings, kind_of(event.pairs_rules()), names, labels)
 
 
 def rebuilt_rows(store, eid, section="A"):
@@ -123,7 +125,8 @@ def test_mp_rows_are_matchpoints_over_tops_counted_by_hand(tmp_path):
     views.set_names("A", names_of(store.contestants(eid, "A")))
     common = {"direction": None, "boards": 2, "top": 4}
     assert views.unit("A") == "%"
-    assert views.rows("A") == [
+    assert [r["label"] for r in views.rows("A")] == ["4", "1", "2", "3"]  # a barometer: "7"
+    assert [{k: v for k, v in r.items() if k != "label"} for r in views.rows("A")] == [
         {"pair": 4, "name": "", "rank": "1", "total": "100", "text": "100.00", "points": "4"}
         | common,
         {"pair": 1, "name": "Ann Ek & Bo Lind", "rank": "2=", "total": "50", "text": "50.00"}

@@ -11,7 +11,7 @@ from oracle import DATA
 
 from hub.cli.main import cli
 from hub.event.movement.barometer import barometer
-from hub.event.movement.check import check_movement
+from hub.event.movement.check import check_movement, format_report
 from hub.event.movement.csv_format import HEADER, format_movement, parse_movement
 from hub.event.movement.howell import howell
 from hub.event.movement.mitchell import mitchell
@@ -358,3 +358,12 @@ def test_every_generated_layout_survives_a_text_round_trip():
         m = howell(t, b)
         assert parse_movement(format_movement(m)).rows == m.rows
     assert replace(Layout(), winners=2).winners == 2
+
+
+def test_the_summary_says_which_round_is_missing():
+    """TD trial F22: without round 3 the summary still said "7 rounds" with no word of it."""
+    m = mitchell(7, 3)
+    gone = replace(m, rows=tuple(r for r in m.rows if r.round != 3))
+    report = format_report(check_movement(gone))
+    assert "section A: 14 pairs, 7 rounds (round 3 missing), " in report
+    assert report.count("round 3 is missing") == 1

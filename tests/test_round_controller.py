@@ -198,14 +198,22 @@ def test_a_forced_next_round_lists_only_the_boards_not_played(auto_advance):
     assert c.round == 2 and c.is_complete(1)
 
 
-def test_next_round_is_refused_in_the_last_round():
+def test_next_round_in_the_last_round_ends_the_session_once():
+    """Issue 13 "the end of the evening": the director's "next round" in the last round is
+    "end session" (the round ends forced, its unplayed boards reported, the session is
+    complete); asked again it is refused, saying the session is over."""
     c = started()
     c.handle(NextRound(100.0))
     c.handle(NextRound(200.0))
     assert c.round == 3
-    with pytest.raises(RoundRefused, match=r"^round 3 is the last round of section A$"):
-        c.handle(NextRound(300.0))
-    assert c.round == 3 and not c.is_complete(3)
+    out = c.handle(NextRound(300.0))
+    assert isinstance(out[-1], SessionComplete) and isinstance(out[-2], RoundComplete)
+    assert out[-2].forced and out[-2].round == 3
+    assert c.round == 3 and c.is_complete(3)
+    with pytest.raises(
+        RoundRefused, match=r"^round 3 is the last round of section A: the session is over$"
+    ):
+        c.handle(NextRound(400.0))
     assert issubclass(RoundRefused, ValueError)  # the TD command layer answers ValueErrors
 
 

@@ -163,14 +163,16 @@ def test_a_key_outside_the_movement_is_refused_and_nothing_is_written(store):
 
 
 def test_held_results_wait_for_the_td(store):
-    """Decisions D9: a wrong board is held; the TD accepts it re-keyed, audited."""
+    """Decisions D9: a wrong board is held; the TD accepts it re-keyed, audited. The
+    terminal stays the result's author and the TD is recorded as the one who accepted it
+    (issue [EVENING], TD trial F7)."""
     eid = store.create_event(EVENT)
     held = store.record(eid, [played("A", 1, 1, 5, 10, 1, entered_by="T1")], status="held")[0]
     assert held.status == "held" and store.live_results(eid) == []
     accepted = store.decide_held(eid, held.id, True, "TD Anna", rekey={"board": 2})
     assert accepted is not None and (accepted.board, accepted.status) == (2, "accepted")
     live = store.live_results(eid)
-    assert [(r.board, r.entered_by) for r in live] == [(2, "TD Anna")]
+    assert [(r.board, r.entered_by, r.accepted_by) for r in live] == [(2, "T1", "TD Anna")]
     actions = [a["action"] for a in store.audit_log(eid)]
     assert "held_accepted" in actions
     with pytest.raises(StoreError, match="not a held result"):
@@ -230,8 +232,9 @@ def test_bws_export_and_import_and_json_backup(store, tmp_path):
     rcv = (tmp_path / "bws" / "ReceivedData.csv").read_text("utf-8")
     assert "4 S x" in rcv and "adjusted 60/40" in rcv
     other = store.create_event(EVENT)
-    assert import_received_data(store, other, tmp_path / "bws" / "ReceivedData.csv") == 2
-    assert import_received_data(store, other, tmp_path / "bws" / "ReceivedData.csv") == 0
+    assert import_received_data(store, other, tmp_path / "bws" / "ReceivedData.csv").added == 2
+    again = import_received_data(store, other, tmp_path / "bws" / "ReceivedData.csv")
+    assert (again.added, again.duplicates, again.held) == (0, 2, [])
 
     def live(e):
         return [(r.board, r.contract, r.tricks, r.adjusted, r.lead) for r in store.live_results(e)]

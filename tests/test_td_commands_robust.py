@@ -11,6 +11,7 @@ import datetime as dt
 import logging
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 from event_text import one_section_event
@@ -18,6 +19,8 @@ from hub_stub import wait_until
 
 from hub.api.command_models import COMMANDS, generated, parse
 from hub.api.server import CommandError
+from hub.console.pairs_book import PairsBook
+from hub.console.state import RoomState
 from hub.live.clock_log import ClockLog
 from hub.live.round_clock import RoundClock, RoundTiming
 from hub.live.service import HubService
@@ -165,11 +168,78 @@ CONSOLE_SENDS = [
     ),
     ("devices", {}),
     ("message", {"text": "Last round", "section": "A"}),
+    # issue13 [EVENING]: what the console now sends besides (hub/console/clock_keys.py,
+    # decisions.py); the desk and pairs forms' arguments are built by the forms below
+    ("start_clock", {"section": "A", "restart": True}),
+    ("accept_held", {"result": 41, "replace": True}),
+    ("td_call", {"call": 7, "status": "resolved", "ruling": "Law 16B: score stands"}),
+    ("td_call", {"call": 7, "status": "deferred", "ruling": "after the round"}),
+    ("td_call", {"call": 7, "status": "in_progress", "note": "at the table"}),
 ]
 
 
 @pytest.mark.parametrize(("name", "args"), CONSOLE_SENDS)
 def test_what_the_console_sends_is_accepted(name, args):
+    assert parse(name, args, ["A"]).model_dump(exclude_unset=True) == args
+
+
+class _Console:
+    """What the console's forms read of the console: the room (no sections known)."""
+
+    room = RoomState()
+
+
+def _form_sends() -> list[tuple[str, dict[str, Any]]]:
+    """The commands the console's desk and pairs forms build from what a TD types (the
+    forms' own ``request``, so the hub's models are checked against the console's real
+    arguments, not a copy of them)."""
+    from hub.console.desk_entry import score
+    from hub.console.desk_score import ScoreForm, Where
+    from hub.console.pairs_forms import (
+        EditPairForm,
+        LatePairForm,
+        MovementForm,
+        SubstituteForm,
+        WithdrawForm,
+    )
+
+    c, book = _Console(), PairsBook()
+    score_form = ScoreForm(c, Where("A", 1, 1, 3, 1, 4))  # type: ignore[arg-type]
+    blank = {line.name: "" for line in score_form.lines}
+    place = {"section": "A", "table": "1", "round": "1", "board": "3"}
+    typed = [
+        blank | place | {"contract": "4S", "declarer": "n", "result": "-1", "lead": "HA"},
+        blank | place | {"contract": "pass"},
+        blank | place | {"adjusted": "a+/a-"},
+        blank | place | {"adjusted": "60/40"},
+        blank | place | {"w1": "1/2 4S N =", "w2": "1/4 4S N -1", "w3": "25% 3NT S +1"},
+    ]
+    sends = [score_form.request(v) for v in typed]
+    entries = [
+        {"section": "A", "table": 2, "round": 1, "board": b} | score(text)
+        for b, text in ((1, "3NT S +1 D4"), (2, "A/A"), (3, "1/2 4S N =; 1/2 5Sx N -1"))
+    ]
+    players = {"name1": "Ann Lee", "number1": "123", "name2": "Bo Ek", "number2": ""}
+    sends += [
+        LatePairForm(c, book, "A", 2).request({"from_round": "2"} | players),  # type: ignore[arg-type]
+        WithdrawForm(c, book, "A", 3, "EW 3", 4).request({"from_round": "4"}),  # type: ignore[arg-type]
+        SubstituteForm(c, book, "A", 3, "EW 3").request(  # type: ignore[arg-type]
+            {"seat": "2", "name": "Cid Moe", "number": "77"}
+        ),
+        EditPairForm(c, book, "A", 3, "EW 3", []).request(players),  # type: ignore[arg-type]
+        MovementForm(c, book, "A", 3).request(  # type: ignore[arg-type]
+            {"from_round": "3", "kind": "Mitchell", "tables": "", "pairs": "13"}
+            | {"boards_per_round": "2"}
+        ),
+    ]
+    return [(r.name, r.args) for r in sends] + [("enter_results", {"entries": entries})]
+
+
+@pytest.mark.parametrize(("name", "args"), _form_sends())
+def test_what_the_console_forms_send_is_accepted(name, args):
+    """Issue13 review (R4): every desk and pairs form of the console sends arguments the
+    hub's model takes as they are (a result, PASS, artificial, weighted Law 12C1(c), a
+    round's slips, a late pair, a withdrawal, a substitute, names, a movement change)."""
     assert parse(name, args, ["A"]).model_dump(exclude_unset=True) == args
 
 

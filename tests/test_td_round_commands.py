@@ -27,18 +27,31 @@ class FakeClock:
 
 
 def test_start_clock_next_round_and_a_restart(tmp_path):
+    """Issue 13 "the director's desk": round 1 waits for the director's start (the room is
+    not seated when the hub starts); a running round's clock is started again only when
+    the director says restart; "next round" in the last round ends the session."""
+
     async def scenario():
         store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
         eid = store.create_event(EVENT)
         clock = FakeClock()
-        hub = HubService(store, eid, [], clock=clock, auto_advance=False)
+        hub = HubService(store, eid, [], clock=clock, auto_advance=False, wait_for_director=True)
         await hub.start()
         try:
-            clock.now += 300  # five minutes of finding seats
-            assert (await hub.snapshot())["sections"]["A"]["clock"]["seconds_left"] == 600
+            clock.now += 300  # five minutes of finding seats: the clock has not moved
+            waiting = (await hub.snapshot())["sections"]["A"]["clock"]
+            assert waiting == {"phase": "waiting", "seconds_left": 900, "round": 1}
             out = await hub.commands.dispatch("start_clock", {"section": "A"}, "TD Anna")
             assert out == {"round": 1, "seconds_left": 900}  # 2 boards × 7.5 minutes
             assert hub.sections["A"].clock.official_start(1) == clock.now
+            clock.now += 130  # 900 - 130 = 770 s = 12:50 left
+            with pytest.raises(
+                CommandError, match=r"round 1 of section A is running \(12:50 left\)"
+            ):
+                await hub.commands.dispatch("start_clock", {"section": "A"}, "TD Anna")
+            restart = {"section": "A", "restart": True}
+            out = await hub.commands.dispatch("start_clock", restart, "TD Anna")
+            assert out["seconds_left"] == 900  # from full time again
 
             clock.now += 900
             moved = await hub.commands.dispatch("next_round", {"section": "A"}, "TD Anna")
@@ -56,16 +69,20 @@ def test_start_clock_next_round_and_a_restart(tmp_path):
             await hub.stop()
 
         clock.now += 60  # the hub restarts a minute later
-        again = HubService(store, eid, [], clock=clock, auto_advance=False)
-        await again.start()
+        again = HubService(store, eid, [], clock=clock, auto_advance=False, wait_for_director=True)
+        await again.start()  # what was started stays started (the clock log replays)
         try:
             room = (await again.snapshot())["sections"]["A"]
             assert room["round"] == 2  # not back to round 1, which was never finished
             assert room["clock"]["seconds_left"] == 720  # the clock ran on
             for _ in range(room["rounds"] - 2):
                 await again.commands.dispatch("next_round", {"section": "A"}, "TD Anna")
-            with pytest.raises(CommandError, match="is the last round of section A"):
+            await again.commands.dispatch("next_round", {"section": "A"}, "TD Anna")  # the end
+            assert (await again.snapshot())["sections"]["A"]["final"] is True
+            with pytest.raises(CommandError, match="last round of section A: the session is over"):
                 await again.commands.dispatch("next_round", {"section": "A"}, "TD Anna")
+            with pytest.raises(CommandError, match="the session of section A is over"):
+                await again.commands.dispatch("start_clock", {"section": "A"}, "TD Anna")
         finally:
             await again.stop()
             store.close()

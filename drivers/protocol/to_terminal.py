@@ -103,9 +103,13 @@ class NextSeating(Message):
 @message(0x26, "hub → terminal")
 @dataclass(frozen=True, slots=True)
 class Settings(Message):
-    """The section's settings, before every ASSIGNMENT: ``section`` (its letter) and
-    ``rounds`` (the number of rounds of the session, in decimal). A terminal ignores keys it
-    does not know."""
+    """The section's settings, before every ASSIGNMENT, and alone when the director starts
+    a waiting round's clock or the session ends: ``section`` (its letter) and ``rounds``
+    (the number of rounds of the session, in decimal); ``clock`` = ``waiting``
+    while the round's clock waits for the director's start (show "waiting for the director";
+    results are taken all the same); ``final`` = ``1`` once the session is over (show "final
+    results": the RANKING pages that follow are the final standings). A terminal ignores
+    keys it does not know."""
 
     entries: tuple[Setting, ...] = f(ListOf(Setting, 64), default=())
 

@@ -13,56 +13,32 @@ from collections.abc import Collection, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     StringConstraints,
     ValidationError,
-    ValidationInfo,
-    field_validator,
 )
-from pydantic_core import PydanticCustomError
 
+from hub.api.command_args import (
+    Board,
+    CommandArgs,
+    Round,
+    RowId,
+    Section,
+    Table,
+)
 from hub.api.command_words import needs, refusal
+from hub.api.desk_models import DESK_COMMANDS
+from hub.api.pair_models import PAIR_COMMANDS
 from hub.api.server import CommandError
 
 # the round clock's limits, shared with hub.live.round_clock (which refuses the same on replay)
 MAX_ADJUST_SECONDS = 4 * 3600
 MAX_CLOCK_MINUTES = 240
-MAX_ID = 2**31 - 1  # a stored row's number (results, penalties, TD calls)
-
-Section = Annotated[
-    str, Field(min_length=1, max_length=8, description="a section of this event, as `A`")
-]
-Table = Annotated[int, Field(ge=1, le=999)]
-Round = Annotated[int, Field(ge=1, le=999)]
-Board = Annotated[int, Field(ge=1, le=9999)]
-Pair = Annotated[int, Field(ge=1, le=9999)]
-RowId = Annotated[int, Field(ge=1, le=MAX_ID)]
 Seconds = Annotated[
     float, Field(ge=-MAX_ADJUST_SECONDS, le=MAX_ADJUST_SECONDS, allow_inf_nan=False)
 ]
 Minutes = Annotated[float, Field(ge=-MAX_CLOCK_MINUTES, le=MAX_CLOCK_MINUTES, allow_inf_nan=False)]
 BreakMinutes = Annotated[float, Field(gt=0, le=MAX_CLOCK_MINUTES, allow_inf_nan=False)]
-
-
-class CommandArgs(BaseModel):
-    """The arguments of one director's command: strict types, no unknown keys, and a
-    section checked against the event (given as the validation context). Sans-I/O."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    @field_validator("section", check_fields=False)
-    @classmethod
-    def _section_in_event(cls, value: str | None, info: ValidationInfo) -> str | None:
-        sections = (info.context or {}).get("sections")
-        if value is not None and sections is not None and value not in sections:
-            raise PydanticCustomError(
-                "section_unknown",
-                "{given} is not a section of this event ({known})",
-                {"given": repr(value), "known": ", ".join(sections)},
-            )
-        return value
 
 
 class SectionArgs(CommandArgs):
@@ -78,13 +54,16 @@ class TableArgs(CommandArgs):
 
 class StartClock(SectionArgs):
     """Start the current round's clock from now (the room is seated); its time and the
-    slow-play measure count from here."""
+    slow-play measure count from here. A round whose clock runs is started again from full
+    time only with `restart: true` (refused otherwise, saying the time left)."""
+
+    restart: bool = Field(False, description="`true` to restart a running round's clock")
 
 
 class NextRound(SectionArgs):
     """End the round now and start the next (boards not played are reported in an alert,
-    for the director's scores); refused in the last round. A hub without auto-advance moves
-    on only by this command."""
+    for the director's scores); in the last round it ends the session (final results),
+    refused once it is over. A hub without auto-advance moves on only by this command."""
 
 
 class Pause(SectionArgs):
@@ -108,51 +87,16 @@ class Extend(SectionArgs):
 
 
 class StartBreak(SectionArgs):
-    """A break; `resume` ends it early."""
+    """A break: between rounds it starts now; asked during a round it starts when the round
+    ends (the next round's clock waits for it). It ends by itself; `resume` ends it early."""
 
     minutes: BreakMinutes
-
-
-class Rekey(BaseModel):
-    """Where a held result was really played; only what the director corrects. Sans-I/O."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    board: Board | None = None
-    ns_pair: Pair | None = None
-    ew_pair: Pair | None = None
-    table: Table | None = None
-    round: Round | None = None
-
-
-class AcceptHeld(CommandArgs):
-    """Store a held result as accepted, re-keyed (`rekey`) to the real board, pairs, table
-    or round."""
-
-    result: RowId
-    rekey: Rekey | None = None
 
 
 class RejectHeld(CommandArgs):
     """Turn a held result down."""
 
     result: RowId
-
-
-class EnterResult(CommandArgs):
-    """A result from the director (dead terminal, paper slip): `contract, declarer, result`
-    (`4S`, `N`, `=`; `PASS`), or an artificial score in `adjusted` (`60/40`, `A+/A-`)."""
-
-    section: Section
-    table: Table
-    round: Round
-    board: Board
-    ns_pair: Pair
-    ew_pair: Pair
-    contract: Annotated[str, Field(max_length=8)] = ""
-    declarer: Annotated[str, Field(max_length=5)] = ""
-    result: Annotated[str, Field(max_length=5)] = ""
-    adjusted: Annotated[str, Field(max_length=16)] | None = None
 
 
 class EraseResult(TableArgs):
@@ -165,17 +109,20 @@ class ContractValid(TableArgs):
 
 
 class Traveller(CommandArgs):
-    """The board's live results: `results[]` of `{table, round, ns, ew, contract, declarer,
-    lead, tricks, score_ns, adjusted, entered_by, revision, ns_score, ew_score}` (scores in
-    percent at MP, IMPs at IMP scoring)."""
+    """The board's live results as a TD checks them: `results[]` of `{table, round, ns, ew,
+    contract, declarer, result, lead, tricks, score_ns, points_ns, points_ew, adjusted,
+    entered_by, accepted_by, revision, ns_score, ew_score, ns_mp, ew_mp}` (`result` as
+    `+1`/`-2`; Law 77 points on the side that scored; scores in percent at MP, IMPs at IMP
+    scoring)."""
 
     section: Section
     board: Board
 
 
 class Devices(CommandArgs):
-    """`stations[]` `{url, connected, reconnects, frames_in, frames_out, retransmits,
-    duplicates, garbage, refused}`, `terminals[]` `{station, address, serial, section,
+    """`stations[]` `{url, connected, reconnects, problem, frames_in, frames_out,
+    retransmits, duplicates, garbage, refused}` (`problem`: why the line cannot be opened,
+    or null), `terminals[]` `{station, address, serial, section,
     table, online, battery, signal, seconds_ago}`, `clocks[]` `{url, protocol, connected,
     reconnects}` (clock displays) and `tasks[]` `{name, running, restarts, last_error,
     done}` (the hub's own background tasks: a line, the result writer, the round clock,
@@ -184,11 +131,12 @@ class Devices(CommandArgs):
 
 
 class TdCall(CommandArgs):
-    """A TD call's lifecycle."""
+    """A TD call's lifecycle, with the director's `note` and `ruling` (stored, shown)."""
 
     call: RowId
     status: Literal["in_progress", "resolved", "deferred"]
     note: Annotated[str, Field(max_length=500)] | None = None
+    ruling: Annotated[str, Field(max_length=500)] | None = None
 
 
 class AllowTakeover(CommandArgs):
@@ -233,9 +181,7 @@ COMMANDS: dict[str, type[CommandArgs]] = {
     "adjust_clock": AdjustClock,
     "extend": Extend,
     "start_break": StartBreak,
-    "accept_held": AcceptHeld,
     "reject_held": RejectHeld,
-    "enter_result": EnterResult,
     "traveller": Traveller,
     "devices": Devices,
     "erase_result": EraseResult,
@@ -247,6 +193,20 @@ COMMANDS: dict[str, type[CommandArgs]] = {
     "confirm_penalty": ConfirmPenalty,
     "waive_penalty": WaivePenalty,
 }
+COMMANDS.update(PAIR_COMMANDS)  # late pairs, withdrawals, substitutes, names, movements
+COMMANDS.update(DESK_COMMANDS)  # the director's desk: any board's score, slips, held
+
+
+class LoadHandRecords(CommandArgs):
+    """Replace a session's hand records with the PBN file's text in `pbn` (the file was
+    rotated or of another set); results held for their lead are checked again and those
+    that now fit are accepted. `session` counts from 1 (optional with one session)."""
+
+    pbn: Annotated[str, Field(min_length=1, max_length=500_000)]
+    session: Annotated[int, Field(ge=1, le=99)] | None = None
+
+
+COMMANDS["load_hand_records"] = LoadHandRecords  # hub.live.hand_record_commands
 
 
 def parse(

@@ -71,8 +71,14 @@ def needs(info: FieldInfo) -> str:
         return "a whole number" + _bounds(meta)
     if kind is float:
         return "a number" + _bounds(meta)
+    if kind is bool:
+        return "true or false"
     if isinstance(kind, type) and issubclass(kind, BaseModel):
         return "an object of " + ", ".join(f"`{n}`" for n in kind.model_fields)
+    if get_origin(kind) in (list, tuple):
+        return "a list" + _length(meta).replace("characters", "items")
+    if get_origin(kind) is dict or kind is dict:
+        return "an object"
     return "text" + _length(meta)
 
 

@@ -12,12 +12,18 @@ import click
     envvar="BRIDGEHUB_TD_PIN",
     default=None,
     help="The director's PIN (for commands such as pausing the clock). Prefer the "
-    "environment variable BRIDGEHUB_TD_PIN: an option shows in process lists.",
+    "environment variable BRIDGEHUB_TD_PIN: an option shows in process lists. Without "
+    "it the console asks for it, and asks again when the hub refuses it.",
 )
 def console(url: str, pin: str | None) -> None:
-    """The TD console (keys: r room, s standings, c calls, l log, p pause, ? help, q quit)."""
-    from hub.api.client import websocket_source
+    """The TD console (keys: r room, s standings, c calls and held results, w slow tables,
+    t traveller, e scores, a pairs, d devices, l log, g start the clock, p pause, i log
+    in, ? every key, q quit)."""
+    from hub.api.client import Send, Source, websocket_source
     from hub.console.app import ConsoleApp
 
+    def connect(typed: str) -> tuple[Source, Send]:  # a PIN typed in the console: a new connection
+        return websocket_source(url, typed)
+
     source, send = websocket_source(url, pin)
-    ConsoleApp(source, send).run()
+    ConsoleApp(source, send if pin else None, connect=connect, ask_pin=not pin).run()

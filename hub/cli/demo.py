@@ -15,9 +15,11 @@ import sys
 import tempfile
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import click
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from hub.api.sessions import new_pin
 
@@ -26,12 +28,55 @@ EVENT = """schema_version = 1
 name = "bridgehub demo"
 [rules]
 scoring = "mp"
+[rules.timing]
+minutes_per_board = 7.5
+move_minutes = 1
+[rules.slow_play]
+name = "club"
+steps = [
+  {{ above_minutes = 0, up_to_minutes = 5, penalty = 0, unit = "warning" }},
+  {{ above_minutes = 5, up_to_minutes = 10, penalty = 10, unit = "percent_of_top" }},
+]
 [[sessions]]
 name = "Demo"
 [[sessions.sections]]
 letter = "A"
 movement = {{ kind = "howell", tables = {tables}, boards_per_round = {boards} }}
-"""
+{pairs}"""
+NAMES = (
+    "Anna Berg", "Bo Ek", "Cilla Dahl", "Dan Ek", "Eva Falk", "Filip Gran", "Greta Holm",
+    "Hans Isaksson", "Ida Jonsson", "Jan Karlsson", "Karin Lind", "Lars Moberg", "Maja Nord",
+    "Nils Olsson", "Olga Persson", "Per Qvist", "Rut Sjöberg", "Sven Tell", "Tove Ulf",
+    "Ulla Vik", "Viktor Wall", "Wilma Yng", "Yngve Zorn", "Åsa Ågren", "Örjan Öst",
+    "Agnes Borg", "Bertil Cronholm", "Disa Engström", "Erik Frost", "Frida Gustafsson",
+)  # fmt: skip
+FINAL_WAIT_S = 60.0  # after the last standings, for the hub's "final results written to …"
+# what the simulated room does wrong now and then, and the console key that settles it
+INCIDENTS = {
+    "--td-call-rate": "0.04",
+    "--wrong-board-rate": "0.03",
+    "--wrong-declarer-rate": "0.04",
+    "--slow-tables": "1",
+}
+KEYS = (
+    "round 1's clock waits for the director: press g to start it (the room is seated)",
+    "TD call: press c, then Enter on the call (in progress, then resolved)",
+    "held result (a board number keyed wrong): press c, then Enter on it to accept or re-key",
+    "suspicious score (declarer keyed on the wrong side): press c, then Enter on it",
+    "slow table: press w (minutes behind, proposed penalties: Enter confirms or waives)",
+)
+
+
+def event_text(tables: int, boards: int) -> str:
+    """The demo's event: a Howell of ``tables`` tables with named pairs."""
+    pairs = []
+    for n in range(1, 2 * tables + 1):
+        a, b = NAMES[(2 * n - 2) % len(NAMES)], NAMES[(2 * n - 1) % len(NAMES)]
+        pairs.append(
+            f"[[sessions.sections.pairs]]\nnumber = {n}\n"
+            f'players = [{{ name = "{a}" }}, {{ name = "{b}" }}]\n'
+        )
+    return EVENT.format(tables=tables, boards=boards, pairs="".join(pairs))
 
 
 def _free_port() -> int:
@@ -44,7 +89,64 @@ def _exe() -> str:
     return shutil.which("bridgehub") or str(Path(sys.executable).parent / "bridgehub")
 
 
-async def _follow(port: int, rounds: int, show: int) -> None:
+class _Director:
+    """The TD in a demo without the console: says what happened and which console key
+    settles it, then settles it over the API as the TD would (F19: the TD's work shown)."""
+
+    def __init__(self, ws: ClientConnection, pin: str) -> None:
+        self.ws, self.pin = ws, pin
+        self.token: str | None = None
+        self.sent = 0
+        self.checked: set[tuple[Any, ...]] = set()  # flags settled (an event lists them all)
+
+    async def login(self) -> None:
+        await self.ws.send(json.dumps({"type": "login", "pin": self.pin, "name": "demo TD"}))
+
+    async def command(self, name: str, **args: Any) -> None:
+        if self.token is None:
+            return
+        self.sent += 1
+        msg = {"type": "command", "id": f"demo-{self.sent}", "token": self.token}
+        await self.ws.send(json.dumps(msg | {"name": name, "args": args}))
+
+    async def handle(self, msg: dict[str, Any]) -> None:
+        ev = msg["event"]
+        if ev == "alert" and msg.get("held") and msg.get("result"):
+            click.echo(f"  ! {msg['text']}\n    held result: press c, then Enter on it")
+            board = msg.get("board") or 0
+            rekey = {"board": board - 100} if board > 100 else None  # the slip the room makes
+            await self.command("accept_held", result=msg["result"], rekey=rekey)
+        elif ev == "alert":
+            click.echo(f"  ! {msg['text']}")
+        elif ev == "suspicious" and msg.get("section"):
+            for flag in msg.get("flags") or []:
+                key = (msg["section"], flag["board"], flag["table"], flag["round"])
+                if key in self.checked:
+                    continue
+                self.checked.add(key)
+                click.echo(
+                    f"  ? board {flag['board']} table {flag['table']}: {flag['reason']}\n"
+                    "    suspicious score: press c, then Enter on it"
+                )
+                await self.command(
+                    "contract_valid",
+                    section=msg["section"],
+                    table=flag["table"],
+                    round=flag["round"],
+                    board=flag["board"],
+                )
+        elif ev == "td_call" and msg.get("table") and msg.get("call"):  # a new call
+            click.echo(f"  * TD call from table {msg['table']}: press c, then Enter on it")
+            await self.command("td_call", call=msg["call"], status="resolved")
+        elif ev == "behind":
+            late = [f"table {t} {m:+.0f} min" for t, m in msg.get("tables") or [] if m >= 5]
+            if late:  # (table, minutes behind) that changed; 5 minutes behind is worth a look
+                click.echo(f"  ~ slow play: {', '.join(late)} behind: press w")
+        elif ev == "penalty_proposed" and msg.get("text"):
+            click.echo(f"  ~ {msg['text']}\n    penalty proposed: press w, then Enter on it")
+
+
+async def _follow(port: int, rounds: int, show: int, pin: str) -> None:
     for _ in range(100):  # the hub may still be starting
         try:
             ws = await connect(f"ws://127.0.0.1:{port}/v1")
@@ -54,23 +156,44 @@ async def _follow(port: int, rounds: int, show: int) -> None:
     else:
         raise click.ClickException("the hub's API did not come up")
     async with ws:
+        td = _Director(ws, pin)
         await ws.send(json.dumps({"type": "hello", "version": 1}))
+        await td.login()
         results = 0
-        async for raw in ws:
+        final = False  # the last standings are out: wait for where the final results went
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), FINAL_WAIT_S if final else None)
+            except (TimeoutError, ConnectionClosed):
+                return
             msg = json.loads(raw)
+            if msg.get("type") == "session":
+                td.token = msg["token"]
+                click.echo("  the director starts round 1's clock (console: g)")
+                await td.command("start_clock", section="A")
+            elif msg.get("type") == "reply" and not msg.get("ok", True):
+                click.echo(f"  (the hub refused the director's command: {msg.get('error')})")
             if msg.get("type") != "event":
                 continue
             ev = msg["event"]
             if ev == "result":
                 results += 1
-            elif ev == "alert":
-                click.echo(f"  ! {msg['text']}")
             elif ev == "standings":
                 top = sorted(msg["rows"], key=lambda r: -Fraction(r["total"]))[:show]
-                line = ", ".join(f"{r['rank']} pair {r['pair']} {r['text']}%" for r in top)
+                line = ", ".join(
+                    f"{r['rank']} {r.get('name') or 'pair ' + str(r['pair'])} {r['text']}%"
+                    for r in top
+                )
                 click.echo(f"after round {msg['round']:>2} ({results} results): {line}")
-                if msg["round"] >= rounds:
-                    return
+                final = final or msg["round"] >= rounds
+            else:
+                try:
+                    await td.handle(msg)
+                except (KeyError, TypeError, ValueError) as e:  # a feed event of another shape
+                    click.echo(f"  (the demo could not read a {ev!r} event: {e!r})")
+                said = str(msg.get("text")) if ev == "alert" else ""
+                if final and ("results written to" in said or "could not be written" in said):
+                    return  # where the hub wrote the final results (or why it could not)
 
 
 @click.command("demo")
@@ -79,9 +202,17 @@ async def _follow(port: int, rounds: int, show: int) -> None:
 @click.option(
     "--speed",
     type=float,
-    default=300.0,
+    default=6.0,
     show_default=True,
-    help="Time factor for the players (300: a 7-minute board in 1.4 s).",
+    help="Time factor for the players and the hub's round clock (6: a 7.5-minute board "
+    "in 75 s, a round in about 3 minutes; 300 plays an evening in a few minutes).",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="The simulated room's luck.")
+@click.option(
+    "--incidents/--no-incidents",
+    default=True,
+    show_default=True,
+    help="TD calls, held results, suspicious scores and a slow table for the director.",
 )
 @click.option(
     "--dir",
@@ -97,7 +228,13 @@ async def _follow(port: int, rounds: int, show: int) -> None:
     "it the demo prints the standings after every round.",
 )
 def demo(
-    tables: int, boards_per_round: int, speed: float, folder: Path | None, console: bool | None
+    tables: int,
+    boards_per_round: int,
+    speed: float,
+    seed: int,
+    incidents: bool,
+    folder: Path | None,
+    console: bool | None,
 ) -> None:
     """A simulated room: simulator, hub and TD console as separate processes."""
     if console is None:
@@ -105,7 +242,7 @@ def demo(
     folder = folder or Path(tempfile.mkdtemp(prefix="bridgehub-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     event = folder / "demo.toml"
-    event.write_text(EVENT.format(tables=tables, boards=boards_per_round), "utf-8")
+    event.write_text(event_text(tables, boards_per_round), "utf-8")
     rounds = 2 * tables - 1
     port = _free_port()
     pin = new_pin()  # to the hub and the console in their environment, never in argv (D20)
@@ -121,8 +258,11 @@ def demo(
             str(speed),
             "--dir",
             str(folder),
+            "--seed",
+            str(seed),
             "--duration",
-            "3600",
+            str(max(3600, int(rounds * boards_per_round * 600 / speed) + 600)),
+            *(a for pair in INCIDENTS.items() if incidents for a in pair),
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -143,23 +283,29 @@ def demo(
                 station,
                 "--api",
                 f"127.0.0.1:{port}",
+                "--clock-speed",
+                f"{min(speed, 1000):g}",  # the round clock at the players' pace (run's limit)
             ],
             stdout=subprocess.DEVNULL,
             env=env,
         )
         click.echo(f"hub: API ws://127.0.0.1:{port}/v1, database {event.with_suffix('.db')}")
         click.echo(f"director's PIN: {pin}")
+        final = (
+            "final standings stored in the database (bridgehub event standings --db "
+            f"sqlite:///{event.with_suffix('.db')} --event 1)"
+        )
         if console:
+            for text in KEYS if incidents else KEYS[:1]:
+                click.echo(f"  {text}")
             subprocess.run(
                 [_exe(), "console", "--api", f"ws://127.0.0.1:{port}/v1"], check=False, env=env
             )
+            results = folder / f"{event.with_suffix('.db').stem}-results"
+            click.echo(f"{final}; the report and exports: {results} (at the session's end)")
             return
-        asyncio.run(_follow(port, rounds, 3))
-        click.echo(
-            "session complete; final standings stored in the database "
-            f"(bridgehub event standings --db sqlite:///{event.with_suffix('.db')} "
-            "--event 1)"
-        )
+        asyncio.run(_follow(port, rounds, 3, pin))
+        click.echo(f"session complete; {final}")
     finally:
         for proc in (hub, sim):
             if proc is not None:

@@ -7,12 +7,22 @@ from pathlib import Path
 
 import click
 
+from hub.cli.event_edit import edit
+from hub.cli.standings_text import standings_lines
+from hub.cli.store_files import new_sqlite_file, remove_sqlite_file
+from hub.cli.store_files import open_store as _open
 from hub.event.event_file import EventFileError
 from hub.event.movement.model import MovementError
 from hub.standings.rebuild import rebuild
-from hub.store.engine import DriverMissing, sqlite_url
-from hub.store.exchange import backup_json, export_bws, import_received_data, restore_json
-from hub.store.schema_version import SchemaMismatch
+from hub.standings.rows import names_of
+from hub.store.engine import sqlite_url
+from hub.store.exchange import (
+    backup_json,
+    export_bws,
+    import_received_data,
+    restore_json,
+    write_travellers,
+)
 from hub.store.store import Store, StoreError
 from scoring.numbers import display
 
@@ -24,23 +34,9 @@ _db = click.option(
 )
 
 
-def _open(url: str | None, fallback: Path | None = None, *, migrate: bool = False) -> Store:
-    """The store at ``url``; ``migrate`` only for the commands that may upgrade it."""
-    if url is None:
-        if fallback is None:
-            raise click.UsageError("give --db URL")
-        url = sqlite_url(fallback)
-    try:
-        return Store.open(url, migrate=migrate)
-    except (SchemaMismatch, DriverMissing) as e:
-        raise click.ClickException(str(e)) from None
-    except Exception as e:  # a bad URL or an unreachable server: one clear line
-        raise click.ClickException(f"cannot open the store {url}: {e}") from None
-
-
 @click.group()
 def event() -> None:
-    """Events in the store: create, export, import, back up, standings."""
+    """Events in the store: create, edit, export, import, back up, standings."""
 
 
 @event.command("create")
@@ -48,13 +44,18 @@ def event() -> None:
 @_db
 def create_cmd(file: Path, url: str | None) -> None:
     """Validate an event file and store it (with its movements); prints the event id."""
+    fresh = new_sqlite_file(url or sqlite_url(file.with_suffix(".db")))
     store = _open(url, file.with_suffix(".db"), migrate=True)
     try:
         eid = store.create_event(
             file.read_text(encoding="utf-8"), base_dir=file.parent, source=str(file)
         )
-    except (EventFileError, MovementError, StoreError) as e:
-        raise click.ClickException(str(e)) from None
+    except BaseException as e:  # F11: a failed create leaves no empty database behind
+        store.close()
+        remove_sqlite_file(fresh)
+        if isinstance(e, EventFileError | MovementError | StoreError):
+            raise click.ClickException(str(e)) from None
+        raise
     click.echo(
         f"event {eid}: {store.event(eid).event.name} "
         f"(sections {', '.join(store.sections(eid))}) in {store.engine.url}"
@@ -78,12 +79,24 @@ def create_cmd(file: Path, url: str | None) -> None:
     default=None,
     help="Write a JSON backup of the whole event.",
 )
+@click.option(
+    "--travellers",
+    "travellers_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the live results as the traveller CSV `bridgehub score` reads "
+    "(several sections: one file each, FILE-A.csv, FILE-B.csv …).",
+)
 def export_cmd(
-    url: str | None, event_id: int, bws_dir: Path | None, json_file: Path | None
+    url: str | None,
+    event_id: int,
+    bws_dir: Path | None,
+    json_file: Path | None,
+    travellers_file: Path | None,
 ) -> None:
-    """Export an event as BWS-shaped CSVs and/or a JSON backup."""
-    if bws_dir is None and json_file is None:
-        raise click.UsageError("give --bws DIR and/or --json FILE")
+    """Export an event as BWS-shaped CSVs, a JSON backup and/or the scorer's travellers."""
+    if bws_dir is None and json_file is None and travellers_file is None:
+        raise click.UsageError("give --bws DIR, --json FILE and/or --travellers FILE")
     store = _open(url)
     try:
         if bws_dir is not None:
@@ -92,8 +105,22 @@ def export_cmd(
         if json_file is not None:
             json_file.write_text(backup_json(store, event_id), encoding="utf-8")
             click.echo(f"wrote {json_file}")
+        if travellers_file is not None:
+            for path in _travellers(store, event_id, travellers_file):
+                click.echo(f"wrote {path}")
     except StoreError as e:
         raise click.ClickException(str(e)) from None
+
+
+def _travellers(store: Store, event_id: int, file: Path) -> list[Path]:
+    """One traveller CSV per section: pair numbers restart in each section."""
+    sections = store.sections(event_id)
+    if len(sections) <= 1:
+        return [write_travellers(store, event_id, file, sections[0] if sections else None)]
+    return [
+        write_travellers(store, event_id, file.with_name(f"{file.stem}-{s}{file.suffix}"), s)
+        for s in sections
+    ]
 
 
 @event.command("import")
@@ -122,8 +149,8 @@ def import_cmd(
         if json_file is not None:
             click.echo(f"restored as event {restore_json(store, json_file.read_text('utf-8'))}")
         elif received is not None and event_id is not None:
-            n = import_received_data(store, event_id, received)
-            click.echo(f"added {n} results to event {event_id}")
+            outcome = import_received_data(store, event_id, received)
+            click.echo("\n".join(outcome.lines(event_id)))  # held conflicts named (F18)
     except StoreError as e:
         raise click.ClickException(str(e)) from None
 
@@ -139,14 +166,18 @@ def standings_cmd(url: str | None, event_id: int) -> None:
     except StoreError as e:
         raise click.ClickException(str(e)) from None
     for section, view in views.items():
+        names = names_of(store.contestants(event_id, section))
         for direction, rows in view.standings.items():
             click.echo(f"Section {section}{' ' + direction if direction else ''}")
-            if not rows:
-                click.echo("  (no results yet)")
-            for s in rows:
-                click.echo(
-                    f"  {s.rank:>5} {s.total.pair.number:>5} "
-                    f"{display(s.total.total, 2):>8} {s.total.boards:>4}"
-                )
+            click.echo("\n".join(standings_lines(rows, names, store.movement(event_id, section))))
+        for bad in view.left_out:  # F2: a stored line scoring cannot use, named, never a crash
+            click.echo(f"  left out: {bad.text()}")
         for ts in view.team_standings:
-            click.echo(f"  {ts.rank:>5} {ts.record.team!s:>5} {display(ts.record.vp, 2):>8}")
+            team = f"{ts.record.team!s:>5} {names.get(int(str(ts.record.team)), '')}"
+            click.echo(f"  {ts.rank:>5} {team:<40} {display(ts.record.vp, 2):>8}")
+
+
+from hub.cli.report import report  # noqa: E402  (H5: `event report`, its own module)
+
+event.add_command(report)
+event.add_command(edit)

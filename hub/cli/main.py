@@ -15,6 +15,7 @@ import click
 from hub.cli.console import console
 from hub.cli.demo import demo
 from hub.cli.event import event
+from hub.cli.hand_records import hand_records
 from hub.cli.movement import movement
 from hub.cli.run import run
 from hub.cli.screen import screen
@@ -344,6 +345,7 @@ cli.add_command(run)
 cli.add_command(demo)
 cli.add_command(console)
 cli.add_command(screen)
+cli.add_command(hand_records)
 
 
 def _plugins() -> None:

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 
 from hub.event.movement.barometer import barometer
-from hub.event.movement.cards import grid, guide_cards
+from hub.event.movement.cards import grid, guide_cards, table_cards
 from hub.event.movement.check import check_movement, format_report
 from hub.event.movement.csv_format import format_movement, parse_movement
 from hub.event.movement.howell import howell
-from hub.event.movement.mitchell import mitchell
+from hub.event.movement.mitchell import mitchell, tables_for
 from hub.event.movement.model import Movement, MovementError
 from hub.event.movement.teams import round_robin
+from hub.event.pair_labels import PairLabels
+
+T = TypeVar("T")
 
 
 def _emit(movement: Movement, as_csv: bool) -> None:
@@ -35,7 +39,7 @@ def _read(path: Path) -> Movement:
         raise click.ClickException(f"{path}: {e.message}") from None
 
 
-def _generated(build: Callable[[], Movement]) -> Movement:
+def _generated(build: Callable[[], T]) -> T:
     try:
         return build()
     except MovementError as e:
@@ -67,7 +71,13 @@ def _with_common(f: Callable[..., None]) -> Callable[..., None]:
 
 
 @movement.command("mitchell")
-@click.option("--tables", type=click.IntRange(2), required=True)
+@click.option("--tables", type=click.IntRange(2), default=None, help="Tables (or give --pairs).")
+@click.option(
+    "--pairs",
+    type=click.IntRange(3),
+    default=None,
+    help="Pairs; an odd number leaves EW n out (0: its opponents sit out each round).",
+)
 @click.option("--skip", "variant", flag_value="skip", help="Even tables: skip after half.")
 @click.option(
     "--relay",
@@ -84,7 +94,8 @@ def _with_common(f: Callable[..., None]) -> Callable[..., None]:
 )
 @_with_common
 def mitchell_cmd(
-    tables: int,
+    tables: int | None,
+    pairs: int | None,
     variant: str | None,
     arrow_switch: bool,
     as_barometer: bool,
@@ -93,9 +104,12 @@ def mitchell_cmd(
     section: str,
     as_csv: bool,
 ) -> None:
-    """A Mitchell movement."""
+    """A Mitchell movement (NS 1-n and EW 1-n; --pairs 13: 7 tables, EW 7 sits out)."""
+    if tables is None and pairs is None:
+        raise click.UsageError("give --tables or --pairs")
     if as_barometer:
-        _emit(_generated(lambda: barometer(2 * tables, bpr, rounds, section=section)), as_csv)
+        count = pairs or 2 * (tables or 0)
+        _emit(_generated(lambda: barometer(count, bpr, rounds, section=section)), as_csv)
         return
     _emit(
         _generated(
@@ -103,6 +117,7 @@ def mitchell_cmd(
                 tables,
                 bpr,
                 rounds,
+                pairs=pairs,
                 variant=variant or "auto",
                 arrow_switch=arrow_switch,
                 section=section,
@@ -113,19 +128,19 @@ def mitchell_cmd(
 
 
 @movement.command("howell")
-@click.option("--tables", type=click.IntRange(2), required=True)
+@click.option("--tables", type=click.IntRange(2), default=None, help="Tables (or give --pairs).")
 @click.option(
     "--pairs",
     type=click.IntRange(3),
     default=None,
-    help="2T − 1 for a phantom (one pair sits out each round).",
+    help="Pairs (tables: half, rounded up); 2T − 1: one pair sits out each round (0).",
 )
 @click.option(
     "--barometer", "as_barometer", is_flag=True, help="Every table plays the round's boards."
 )
 @_with_common
 def howell_cmd(
-    tables: int,
+    tables: int | None,
     pairs: int | None,
     as_barometer: bool,
     rounds: int | None,
@@ -134,12 +149,13 @@ def howell_cmd(
     as_csv: bool,
 ) -> None:
     """A complete (or, with fewer --rounds, 3/4) Howell."""
+    if tables is None and pairs is None:
+        raise click.UsageError("give --tables or --pairs")
+    t = _generated(lambda: tables_for(tables, pairs, "Howell"))
     if as_barometer:
-        _emit(
-            _generated(lambda: barometer(pairs or 2 * tables, bpr, rounds, section=section)), as_csv
-        )
+        _emit(_generated(lambda: barometer(pairs or 2 * t, bpr, rounds, section=section)), as_csv)
         return
-    _emit(_generated(lambda: howell(tables, bpr, rounds, pairs=pairs, section=section)), as_csv)
+    _emit(_generated(lambda: howell(t, bpr, rounds, pairs=pairs, section=section)), as_csv)
 
 
 @movement.command("barometer")
@@ -181,10 +197,31 @@ def check_cmd(file: Path) -> None:
 
 @movement.command("cards")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--pair", type=click.IntRange(1), default=None, help="Only this pair's card.")
-def cards_cmd(file: Path, pair: int | None) -> None:
-    """Guide cards per pair for a movement file."""
-    text = guide_cards(_read(file), pair)
-    if not text:
-        raise click.ClickException(f"pair {pair} is not in the movement")
-    click.echo(text)
+@click.option(
+    "--pair", default=None, help='Only this pair\'s card: "3", or in a Mitchell "NS 3" / "EW 3".'
+)
+@click.option("--table", type=click.IntRange(1), default=None, help="Only this table's card.")
+@click.option(
+    "--only",
+    type=click.Choice(["pairs", "tables"]),
+    default=None,
+    help="Pair cards or table cards only (default: both).",
+)
+def cards_cmd(file: Path, pair: str | None, table: int | None, only: str | None) -> None:
+    """Guide cards for a movement file: per pair (where to sit, against whom, which boards;
+    "sit out" rounds) and per table (each round's NS and EW pairs and boards)."""
+    m = _read(file)
+    parts = []
+    if pair is not None or (table is None and only != "tables"):
+        text = guide_cards(m, pair)
+        if not text:
+            raise click.ClickException(
+                f"pair {pair} is not in the movement ({PairLabels.of(m).describe()})"
+            )
+        parts.append(text)
+    if table is not None or (pair is None and only != "pairs"):
+        text = table_cards(m, table)
+        if not text:
+            raise click.ClickException(f"table {table} is not in the movement")
+        parts.append(text)
+    click.echo("\n\n".join(parts))

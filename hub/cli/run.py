@@ -14,6 +14,8 @@ import click
 
 from drivers.line_lock import LineLock, LineLocked
 from hub.api.sessions import SHORT_PIN, is_loopback, new_pin, pin_problem
+from hub.cli.run_final import final_outputs, rehearsal_clock, results_folder
+from hub.event.event_diff import warning
 from hub.event.event_file import EventFileError, parse_event
 from hub.event.movement.model import MovementError
 from hub.event.vp_table_file import anchor_vp_table
@@ -63,11 +65,21 @@ def _changed_file(store: Store, event_file: Path, ids: list[int]) -> str:
     else:
         go_on = "to continue one of them as it was created, add --event-id N (its number above)"
     fresh = event_file.with_name(event_file.stem + "-new.db")
+    changed = _differences(store, ids[0], event_file) if len(ids) == 1 else []
     return (
         f"{event_file} is not the event stored here ({_listed(store, ids)}); was it changed "
         f"after the event was created? {go_on[0].upper()}{go_on[1:]}; to run the file as it "
         f"is now as a new event, give it a store of its own, e.g. --db sqlite:///{fresh}"
-    )
+    ) + "".join(f"\n  - {line}" for line in changed)
+
+
+def _differences(store: Store, event_id: int, event_file: Path) -> list[str]:
+    """How the event file differs from the stored event (event_diff); [] if it cannot say."""
+    try:
+        text = event_file.read_text("utf-8")
+        return store.differences_from_file(event_id, text, event_file.parent, str(event_file))
+    except (EventFileError, MovementError, StoreError, OSError):
+        return []
 
 
 def _listed(store: Store, ids: list[int]) -> str:
@@ -108,15 +120,21 @@ async def _serve(
     api: tuple[str, int],
     pin: str,
     allow_remote_feed: bool = False,
+    clock_speed: float = 1.0,
+    results: Path | None = None,
+    event_dir: Path | None = None,
 ) -> None:
     hub = HubService(
         store,
         event_id,
         stations,
+        clock=rehearsal_clock(clock_speed),
         clock_displays=clocks,
         api=api,
         td_pin=pin,
         allow_remote_feed=allow_remote_feed,
+        wait_for_director=True,  # the room is not seated yet: the TD starts round 1 (g)
+        event_dir=event_dir,  # the club roster beside the event file, wherever the store is
     )
     try:
         await hub.start()
@@ -138,6 +156,13 @@ async def _serve(
         f"hub running: event {event_id}, stations {', '.join(stations)}; "
         f"API ws://{hub.api.host}:{hub.api.port}/v1"
     )
+    if clock_speed != 1:
+        click.echo(
+            f"REHEARSAL: the round clock runs {clock_speed:g} times faster than real time "
+            "(--clock-speed); never run a real session with it"
+        )
+    if any(state.waiting for state in hub.sections.values()):
+        click.echo("round 1 waits for the director: start its clock when the room is seated (g)")
     if not is_loopback(hub.api.host):
         click.echo(
             "the API listens beyond this machine without TLS: see docs/api.md (a TLS proxy or "
@@ -145,11 +170,10 @@ async def _serve(
             err=True,
         )
 
-    async def announce() -> None:
-        await hub.session_done.wait()
-        click.echo("session complete: every round played (the hub stays up for corrections)")
-
-    announcer = asyncio.ensure_future(announce())
+    folder = results if results is not None else Path("results")  # run() always gives one
+    announcer = asyncio.ensure_future(  # again after each correction, once quiet for 5 s
+        final_outputs(hub, store, event_id, folder, quiet_s=5.0)
+    )
     await stop.wait()
     announcer.cancel()
     await hub.stop()
@@ -226,6 +250,21 @@ def _director_pin(given: str | None) -> str:
     help="Serve the feed (snapshot and events) without a log-in to clients on the venue "
     "network too, e.g. result screens; without it only this machine gets it (decisions D20).",
 )
+@click.option(
+    "--clock-speed",
+    type=click.FloatRange(min=0.01, max=1000, min_open=False),
+    default=1.0,
+    show_default=True,
+    help="Run the hub's round clock this many times faster (to rehearse slow play with "
+    "the simulator's --speed); never for a real session.",
+)
+@click.option(
+    "--results-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the final outputs go at the session's end (default: <db file>-results/ "
+    "beside the SQLite file).",
+)
 def run(
     event_file: Path,
     event_id_given: int | None,
@@ -235,12 +274,16 @@ def run(
     api_at: str,
     td_pin: str | None,
     allow_remote_feed: bool,
+    clock_speed: float,
+    results_dir: Path | None,
 ) -> None:
     """Run the hub: drivers, intake, store and live scoring for one event."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
     pin = _director_pin(td_pin)  # first: a bad PIN leaves nothing open
+    url = url or sqlite_url(event_file.with_suffix(".db"))
+    results = results_dir or results_folder(url, event_file)
     try:
-        store = Store.open(url or sqlite_url(event_file.with_suffix(".db")), migrate=True)
+        store = Store.open(url, migrate=True)
     except (SchemaMismatch, DriverMissing) as e:  # a newer store, a missing driver: say so
         raise click.ClickException(str(e)) from None
     displays = []
@@ -262,6 +305,9 @@ def run(
     except OSError as e:  # a lock file that cannot be made (permissions, a read-only disk)
         store.close()
         raise click.ClickException(f"cannot lock the store or a line for this hub: {e}") from None
+    changed = _differences(store, event_id, event_file)
+    if changed:  # names edited in the store, or --event-id with an edited file
+        click.echo(f"warning: {warning(changed)}", err=True)
     try:
         asyncio.run(
             _serve(
@@ -272,6 +318,9 @@ def run(
                 (host or "127.0.0.1", int(port)),
                 pin,
                 allow_remote_feed,
+                clock_speed,
+                results,
+                event_file.resolve().parent,
             )
         )
     except StoreError as e:  # the store refused the start (its boot counter ran out, ...)

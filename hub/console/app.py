@@ -3,32 +3,58 @@ the hub API.
 
 Keyboard first (``?`` lists every key): ``r`` room, ``s`` standings, ``c`` calls, held
 results and suspicious scores, ``w`` slow tables and penalties, ``l`` log, ``p``
-pause/resume the clock, ``q`` quit; Enter on a row decides it. Updates are coalesced:
-the screen redraws what changed at most four times a second, however busy the room.
+pause/resume the clock, ``q`` quit. A tab's key puts the focus on its table, so Enter at
+once decides the row under the cursor, and the status line says what it does; Escape
+leaves a box; a refused command is shown as a notification and on the status line, not
+only in the log (TD trial F12). Updates are coalesced: the screen redraws what changed at
+most four times a second, however busy the room; a refilled list keeps its cursor on the
+same item.
 
 The app composes its parts: the tables (``tables``) show rows built from the room
-(``rows``, ``devices``, ``traveller``); the clock keys (``keys``), the decisions on a
-row (``decisions``) and the traveller's corrections send commands (``commands``).
+(``rows``, ``devices``, ``traveller``, ``held``); the clock keys (``clock_keys``), the
+decisions on a row (``decisions``) and the traveller's corrections send commands
+(``commands``); ``login`` asks for the PIN; ``status_line`` says which key settles the row.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.containers import VerticalScroll
 from textual.reactive import var
-from textual.widgets import DataTable, Footer, Header, Input, Log, Static, TabbedContent, TabPane
+from textual.widget import Widget
+from textual.widgets import (
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    RichLog,
+    Static,
+    TabbedContent,
+    TabPane,
+)
 
 from hub.api.client import Send, Source
 from hub.console.choice import PopUp
+from hub.console.clock_keys import ClockKeys
 from hub.console.commands import Answer, Commands, Reply
 from hub.console.decisions import Decisions
+from hub.console.desk_state import NotPlayed
+from hub.console.desk_view import DeskView
 from hub.console.devices import device_rows
-from hub.console.keys import HELP, KEYS, ClockKeys
+from hub.console.keys import HELP, KEYS
+from hub.console.login import Connect, Login
+from hub.console.pairs_book import PairsBook
+from hub.console.pairs_view import PairsView
 from hub.console.rows import SORTS, calls_rows, clock_line, room_rows, slow_rows, standings_rows
 from hub.console.state import RoomState, standings_note
+from hub.console.status_line import StatusLine
 from hub.console.tables import (
+    BoardInput,
     CallsTable,
+    ConsoleTable,
     DevicesTable,
     RoomTable,
     SlowTable,
@@ -44,6 +70,12 @@ class ConsoleApp(App[None]):
 
     TITLE = "bridgehub"
     BINDINGS: ClassVar = KEYS
+    ENABLE_COMMAND_PALETTE = False  # every key is on the Help tab; the footer needs the room
+    # the status line sits just above the key bar, whatever the tab's height
+    CSS = """
+    Screen > TabbedContent { height: 1fr; }
+    #status { height: 1; padding: 0 1; background: $boost; }
+    """
 
     # what the TD looks at; each key press marks its tab for the next redraw
     sort: var[str] = var("table", init=False, always_update=True)
@@ -51,15 +83,29 @@ class ConsoleApp(App[None]):
     measure: var[str] = var("total", init=False, always_update=True)
     section_filter: var[str | None] = var(None, init=False, always_update=True)
 
-    def __init__(self, source: Source, send: Send | None = None, refresh_s: float = 0.25) -> None:
+    def __init__(
+        self,
+        source: Source,
+        send: Send | None = None,
+        refresh_s: float = 0.25,
+        connect: Connect | None = None,
+        ask_pin: bool = False,
+    ) -> None:
+        """``connect`` makes a new connection with a PIN the TD types (asked for at once
+        with ``ask_pin``, and whenever the hub refuses one)."""
         super().__init__()
         self.source = source
         self.refresh_s = refresh_s
         self.room = RoomState()
-        self.commands = Commands(send, self.room)
+        self.login = Login(self, connect)
+        self.ask_pin = ask_pin
+        self._log_seen = 0  # log lines already on the Log tab
+        self.commands = Commands(send, self.room, self.login.ask if connect else None)
         self.clock_keys = ClockKeys(self)
         self.decisions = Decisions(self)
         self.traveller_tab = Traveller(self, lambda: self.query_one(TravellerTable))
+        self.not_played = NotPlayed()  # the Scores tab's boards awaiting a score
+        self.pairs_book = PairsBook()  # the Pairs tab's pairs as the commands changed them
 
     @property
     def traveller(self) -> list[dict[str, Any]]:
@@ -80,25 +126,40 @@ class ConsoleApp(App[None]):
             with TabPane("Slow", id="slow"):
                 yield SlowTable(id="slow-table", cursor_type="row", zebra_stripes=True)
             with TabPane("Traveller", id="traveller"):
-                yield Input(
+                yield BoardInput(
                     placeholder="board (or section and board: B 7), then Enter", id="board-input"
                 )
                 yield TravellerTable(id="traveller-table", cursor_type="row", zebra_stripes=True)
+            with TabPane("Scores", id="desk"):
+                yield DeskView(self, self.not_played, id="desk-view")
+            with TabPane("Pairs", id="pairs"):
+                yield PairsView(self, self.pairs_book, id="pairs-view")
             with TabPane("Devices", id="devices"):
                 yield DevicesTable(id="devices-table", zebra_stripes=True)
             with TabPane("Log", id="log"):
-                yield Log(id="log-view")
-            with TabPane("Help", id="help"):
-                yield Static(HELP)
+                yield RichLog(id="log-view", wrap=True, max_lines=500)
+            with TabPane("Help", id="help"), VerticalScroll(id="help-text"):
+                yield Static(Text(HELP))  # as written (indented); the arrows scroll it
+        yield StatusLine(id="status")
         yield Footer()
 
     def on_mount(self) -> None:
         self.set_interval(5.0, self._refresh_devices)
         self.run_worker(self._follow(), exclusive=True)
         self.set_interval(self.refresh_s, self.redraw)
+        self.focus_tab("room")
+        if self.ask_pin:
+            self.login.ask()
+
+    def reconnect(self, source: Source, send: Send) -> None:
+        """Follow the hub over a new connection (a new log-in); the old one is closed."""
+        self.source = source
+        self.commands.use(send)
+        self.run_worker(self._follow(), exclusive=True)
 
     async def _follow(self) -> None:
         async for msg in self.source():
+            self.login.seen(msg)
             self.commands.take_reply(msg)
             if (
                 msg.get("event") == "board_changed"
@@ -106,18 +167,21 @@ class ConsoleApp(App[None]):
                 and (msg.get("section"), msg.get("board")) == self.traveller_tab.board
             ):
                 await self.fetch_traveller(*self.traveller_tab.board)
+            self.not_played.apply(msg, self.room.sections)
+            self.pairs_book.apply(msg)
             self.room.apply(msg)
 
     async def command(
         self,
         name: str,
         what: str,
+        /,
         on_reply: Reply | None = None,
         quiet: bool = False,
         **args: Any,
-    ) -> None:
-        """Send a director's command (``Commands.send``)."""
-        await self.commands.send(name, what, on_reply, quiet, **args)
+    ) -> bool:
+        """Send a director's command (``Commands.send``); False when it could not go out."""
+        return await self.commands.send(name, what, on_reply, quiet, **args)
 
     def ask(self, popup: PopUp, then: Answer) -> None:
         """Put a pop-up over the console; the TD's answer goes to ``then``."""
@@ -125,6 +189,43 @@ class ConsoleApp(App[None]):
 
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
+        self.focus_tab(tab)
+
+    def focus_tab(self, tab: str) -> None:
+        """Focus the tab's table (or else its first box), so Enter acts on the row under
+        the cursor at once (TD trial F12)."""
+        pane = self.query_one(f"#{tab}", TabPane)
+        target: Widget | None = next(iter(pane.query(DataTable)), None)
+        if target is None:
+            target = next((w for w in pane.query(Widget) if w.focusable), None)
+        if target is not None:
+            target.focus()
+        self.show_hint(tab)
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        """A tab chosen with the mouse gets the focus on its table too."""
+        if event.pane.id and not (self.focused and event.pane in self.focused.ancestors):
+            self.focus_tab(event.pane.id)
+
+    def action_leave_box(self) -> None:
+        """Escape in a box: back to the tab's table, so the view keys work again."""
+        if isinstance(self.focused, Input):
+            self.focus_tab(self.query_one(TabbedContent).active)
+
+    def action_log_in(self) -> None:
+        self.login.ask()
+
+    def show_hint(self, tab: str | None = None) -> None:
+        """The status line about the row under the cursor of the tab's table (none while
+        Textual closes the app: a highlighted row may come with the screen gone)."""
+        if not self.is_running:
+            return
+        tab = tab or self.query_one(TabbedContent).active
+        table = next(iter(self.query_one(f"#{tab}", TabPane).query(ConsoleTable)), None)
+        self.query_one(StatusLine).about(tab, table)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_hint()
 
     async def action_pause(self) -> None:
         await self.clock_keys.pause()
@@ -178,19 +279,21 @@ class ConsoleApp(App[None]):
         await self._fetch_devices()
 
     async def _refresh_devices(self) -> None:
-        if self.query_one(TabbedContent).active == "devices":
+        if self.is_running and self.query_one(TabbedContent).active == "devices":
             await self._fetch_devices()
 
     async def _fetch_devices(self) -> None:
         await self.command("devices", "devices", on_reply=self._show_devices, quiet=True)
 
     def _show_devices(self, reply: dict[str, Any]) -> None:
-        if reply.get("ok"):
+        if reply.get("ok") and self.is_running:
             self.query_one(DevicesTable).fill((None, row) for row in device_rows(reply))
 
     def action_traveller(self) -> None:
+        """The Traveller tab: its results when a board is open, else the board box."""
         self.action_tab("traveller")
-        self.query_one("#board-input", Input).focus()
+        if not self.query_one(TravellerTable).row_count:
+            self.query_one("#board-input", Input).focus()
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "board-input":
@@ -203,12 +306,15 @@ class ConsoleApp(App[None]):
         key = event.row_key.value or ""
         what, _, ident = key.partition(":")
         if what == "result":
-            self.traveller_tab.change_result(int(ident))
+            self.traveller_tab.change_result(ident)
         else:
             self.decisions.row_selected(event.data_table.id, key)
 
     def redraw(self) -> None:
-        """Coalesced refresh: only the parts marked dirty since the last redraw."""
+        """Coalesced refresh: only the parts marked dirty since the last redraw. Nothing
+        while Textual closes the app (its timer may still fire with the screen gone)."""
+        if not self.is_running:
+            return
         dirty, self.room.dirty = self.room.dirty, set()
         if "clock" in dirty or "room" in dirty:
             self.query_one("#clock", Static).update(clock_line(self.room))
@@ -223,6 +329,21 @@ class ConsoleApp(App[None]):
         if "slow" in dirty:
             self.query_one(SlowTable).fill(slow_rows(self.room).items())
         if "log" in dirty:
-            log = self.query_one("#log-view", Log)
-            log.clear()
-            log.write_lines(self.room.log[-200:])
+            log = self.query_one("#log-view", RichLog)
+            for line in self.room.log_lines(min(self.room.logged - self._log_seen, 500)):
+                log.write(Text(line))
+            self._log_seen = self.room.logged
+        self.show_hint()  # a list filled or emptied under the cursor: its row's hint
+        self._tell()
+
+    def _tell(self) -> None:
+        """Refusals and answers shown where the TD is looking: a notification over any
+        tab, and the status line (TD trial F12)."""
+        warnings, self.room.warnings = self.room.warnings, []
+        news, self.room.news = self.room.news, []
+        for text in warnings:
+            self.notify(text, severity="error", timeout=10)
+        for text in news:
+            self.notify(text, timeout=10)
+        if warnings:
+            self.query_one(StatusLine).warn(warnings[-1])

@@ -62,12 +62,17 @@ class AskScreen(PopUp):
     """One line of text from the TD (a corrected contract, say). Lives on the Textual app's
     event loop."""
 
-    def __init__(self, title: str, placeholder: str = "") -> None:
+    def __init__(
+        self, title: str, placeholder: str = "", allow_empty: bool = False, password: bool = False
+    ) -> None:
         super().__init__(title)
         self.placeholder = placeholder
+        self.allow_empty = allow_empty  # Enter on an empty line answers "" (Escape: None)
+        self.password = password
 
     def body(self) -> Widget:
-        return Input(placeholder=self.placeholder)
+        return Input(placeholder=self.placeholder, password=self.password)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        text = event.value.strip()
+        self.dismiss(text if text or self.allow_empty else None)

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from hub.api.client import Send
+from hub.api.command_models import COMMANDS
 from hub.console.choice import PopUp
 from hub.console.state import RoomState
 
@@ -20,25 +21,36 @@ class Commands:
     Textual app's event loop: commands go out from key and pop-up handlers, replies come
     in through the feed's worker on the same loop."""
 
-    def __init__(self, send: Send | None, room: RoomState) -> None:
+    def __init__(
+        self, send: Send | None, room: RoomState, no_session: Callable[[], None] | None = None
+    ) -> None:
         self._send = send
         self.room = room
+        self.no_session = no_session  # asks the TD for the PIN, when the console can
         self._n = 0
         self._on_reply: dict[str, Reply] = {}
+
+    def use(self, send: Send | None) -> None:
+        """Send through this connection from now on (a new log-in)."""
+        self._send = send
 
     async def send(
         self,
         name: str,
         what: str,
+        /,
         on_reply: Reply | None = None,
         quiet: bool = False,
         **args: Any,
-    ) -> None:
+    ) -> bool:
         """Send a director's command; its reply lands in the log (and in ``on_reply``);
-        ``quiet`` logs only a refusal (for reads repeated every few seconds)."""
+        ``quiet`` logs only a refusal (for reads repeated every few seconds). False when
+        it could not go out (a read-only console, the hub out of reach: the TD is told)."""
         if self._send is None:
-            self.room.note(f"! {what}: this console is read-only (no PIN)")
-            return
+            self.room.warn(f"! {what}: this console is read-only (no PIN)")
+            if self.no_session is not None:
+                self.no_session()
+            return False
         self._n += 1
         command_id = f"console-{self._n}"
         self.room.sent(command_id, what, quiet)
@@ -48,12 +60,23 @@ class Commands:
             await self._send({"id": command_id, "name": name, "args": args})
         except (ConnectionError, OSError) as e:
             self.room.pending.pop(command_id, None)
-            self.room.note(f"! {what} not sent: {e}")
+            self.room.warn(f"! {what} not sent: {e}")
+            if self.no_session is not None and "PIN" in str(e):
+                self.no_session()
+            return False
+        return True
 
     def take_reply(self, msg: dict[str, Any]) -> None:
         """Hand a reply from the feed to the one who asked for it, if anyone did."""
         if msg.get("type") == "reply" and msg.get("id") in self._on_reply:
             self._on_reply.pop(msg["id"])(msg)
+
+
+def accepts(command: str, arg: str) -> bool:
+    """Whether the hub's ``command`` takes ``arg`` (an argument added in a later version
+    of the API is sent only to a hub that knows it)."""
+    model = COMMANDS.get(command)
+    return model is not None and arg in model.model_fields
 
 
 class Console(Protocol):
@@ -68,10 +91,11 @@ class Console(Protocol):
         self,
         name: str,
         what: str,
+        /,
         on_reply: Reply | None = None,
         quiet: bool = False,
         **args: Any,
-    ) -> None: ...
+    ) -> bool: ...
 
     def ask(self, popup: PopUp, then: Answer) -> None:
         """Put a pop-up over the console; the TD's answer goes to ``then``."""

@@ -5,8 +5,11 @@ command."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hub.console.choice import AskScreen, ChoiceScreen
-from hub.console.commands import Console
+from hub.console.commands import Console, accepts
+from hub.console.held import can_accept_as_sent, held_title
 
 TABLE_CHOICES = [
     ("takeover", "let a replacement terminal take over this table"),
@@ -20,8 +23,9 @@ RELEASE_CHOICES = [("release", "release the standings now (open boards provision
 HELD_CHOICES = [
     ("accept", "accept as sent"),
     ("rekey", "accept as another board (the terminal had the wrong one)"),
-    ("reject", "reject"),
+    ("reject", "reject (the table is asked to enter it again)"),
 ]
+REPLACE_CHOICES = [("replace", "replace it with this result"), ("keep", "keep the stored result")]
 PENALTY_CHOICES = [
     ("NS", "confirm: NS pays"),
     ("EW", "confirm: EW pays"),
@@ -31,9 +35,11 @@ PENALTY_CHOICES = [
 ]
 CALL_CHOICES = [
     ("in_progress", "director on the way / at the table"),
-    ("resolved", "resolved"),
+    ("resolved", "resolved (then the ruling, if any)"),
     ("deferred", "deferred (ruling later)"),
+    ("note", "add a note"),
 ]
+CALL_STATUSES = ("in_progress", "resolved", "deferred")
 
 
 class Decisions:
@@ -83,9 +89,11 @@ class Decisions:
                 lambda choice: self._release(ident, choice),
             )
         elif what == "held":
+            held = next((h for h in room.held if str(h.get("id")) == ident), {"id": ident})
+            choices = [c for c in HELD_CHOICES if c[0] != "accept" or can_accept_as_sent(held)]
             ask(
-                ChoiceScreen(f"Held result {ident}", HELD_CHOICES),
-                lambda choice: self._decide_held(int(ident), choice),
+                ChoiceScreen(held_title(room, held), choices),
+                lambda choice: self._decide_held(int(ident), choice, held),
             )
         elif what == "penalty":
             ask(
@@ -93,10 +101,9 @@ class Decisions:
                 lambda choice: self._decide_penalty(int(ident), choice),
             )
         elif what == "call":
-            ask(
-                ChoiceScreen(f"TD call {ident}", CALL_CHOICES),
-                lambda choice: self._move_call(int(ident), choice),
-            )
+            call = next((c for c in room.td_calls if str(c.get("id")) == ident), {})
+            title = f"TD call {ident} at table {call.get('section') or ''}{call.get('table')}"
+            ask(ChoiceScreen(title, CALL_CHOICES), lambda choice: self._move_call(call, choice))
 
     async def _table_action(self, section: str, table: int, choice: str | None) -> None:
         if choice == "takeover":
@@ -141,8 +148,22 @@ class Decisions:
                 "release_standings", f"standings of {section} released", section=section
             )
 
-    async def _decide_held(self, result: int, choice: str | None) -> None:
-        if choice == "accept":
+    async def _decide_held(self, result: int, choice: str | None, held: dict[str, Any]) -> None:
+        if choice == "accept" and held.get("conflict"):
+
+            async def replace(answer: str | None) -> None:
+                if answer == "replace":
+                    await self.console.command(
+                        "accept_held",
+                        f"accept held result {result}, replacing the stored one",
+                        result=result,
+                        replace=True,
+                    )
+
+            self.console.ask(
+                ChoiceScreen(f"{held['conflict']}: replace?", REPLACE_CHOICES), replace
+            )
+        elif choice == "accept":
             await self.console.command("accept_held", f"accept held result {result}", result=result)
         elif choice == "reject":
             await self.console.command("reject_held", f"reject held result {result}", result=result)
@@ -176,8 +197,34 @@ class Decisions:
                 "confirm_penalty", f"penalty {penalty}: {choice} pay", penalty=penalty, payer=choice
             )
 
-    async def _move_call(self, call: int, choice: str | None) -> None:
-        if choice is not None:
+    async def _move_call(self, call: dict[str, Any], choice: str | None) -> None:
+        """A TD call moved on, with a note and the ruling (TD trial F21): in progress at
+        once; resolved or deferred after the ruling (Enter alone: none); a note on its own
+        keeps the call where it is."""
+        if choice is None or call.get("id") is None:
+            return
+        ident = int(call["id"])
+        if choice == "in_progress":
             await self.console.command(
-                "td_call", f"TD call {call} {choice.replace('_', ' ')}", call=call, status=choice
+                "td_call", f"TD call {ident} in progress", call=ident, status=choice
             )
+            return
+        status = choice if choice in CALL_STATUSES else call.get("status")
+        if status not in CALL_STATUSES:
+            status = "in_progress"  # a note on a new call: the director has it
+        ruling = choice != "note" and accepts("td_call", "ruling")
+        prompt = "the ruling" if ruling else "a note"
+
+        async def written(text: str | None) -> None:
+            if text is None:
+                return  # Escape: nothing sent
+            args: dict[str, Any] = {"call": ident, "status": status}
+            if text:
+                args["ruling" if ruling else "note"] = text
+            what = f"TD call {ident} {str(status).replace('_', ' ')}"
+            await self.console.command("td_call", what + (f": {text}" if text else ""), **args)
+
+        self.console.ask(
+            AskScreen(f"TD call {ident}: {prompt} (Enter alone: none)", prompt, allow_empty=True),
+            written,
+        )

@@ -9,7 +9,9 @@ from typing import Any
 
 from rich.text import Text
 
-from hub.console.state import RoomState, clock_text
+from hub.console.held import held_text
+from hub.console.labels import DIRECTIONS, pair_label, pair_names, row_label
+from hub.console.state import RoomState, clock_text, where
 from hub.standings.places import moved_text, overall_ranking, place
 from scoring.numbers import display
 
@@ -18,12 +20,34 @@ SORTS = ("table", "behind")  # the room's orders: by table, or the most behind f
 
 
 def clock_line(room: RoomState) -> str:
-    """The line above the tabs: the event, then each section's round and clock."""
-    parts = [
-        f"{name}: round {sec.get('round')}/{sec.get('rounds')} {clock_text(sec.get('clock'))}"
-        for name, sec in sorted(room.sections.items())
-    ]
+    """The line above the tabs: the event, then each section's round and clock; a round
+    waiting for the director's start says which key starts it; a finished session says
+    "Final results" (and where they were written, when the hub said); a lost hub first."""
+    parts = [section_clock(name, sec) for name, sec in sorted(room.sections.items())]
+    if room.final_where and room.sections and all(s.get("final") for s in room.sections.values()):
+        parts.append(room.final_where)
+    if room.lost:  # the clock and the lists below are as last heard, not live
+        parts.insert(0, f"HUB LOST ({room.lost}): reconnecting, the screen is not live")
     return f"{room.event}   " + "   ".join(parts)
+
+
+def section_clock(name: str, sec: dict[str, Any]) -> str:
+    """One section on the clock line."""
+    if sec.get("final"):
+        return f"{name}: Final results"
+    clock = sec.get("clock") or {}
+    if clock.get("phase") == "waiting":
+        return f"{name}: round {sec.get('round')} waits: press g to start"
+    text = f"{name}: round {sec.get('round')}/{sec.get('rounds')} {clock_text(sec.get('clock'))}"
+    pending = sec.get("break_after_round")
+    if isinstance(pending, dict) and pending.get("minutes"):
+        text += f", {display_minutes(pending['minutes'])}-min break after round {pending['round']}"
+    return text
+
+
+def display_minutes(minutes: Any) -> str:
+    """Minutes as the TD said them: 10, not 10.0."""
+    return f"{float(minutes):g}"
 
 
 def room_rows(room: RoomState, sort: str = "table", section: str | None = None) -> dict[str, Row]:
@@ -55,8 +79,8 @@ def room_rows(room: RoomState, sort: str = "table", section: str | None = None) 
             name,
             t["table"],
             sec.get("round"),
-            t["ns"],
-            t["ew"],
+            pair_label(sec, t["ns"], "NS"),
+            pair_label(sec, t["ew"], "EW"),
             f"{t['done']}/{len(t['boards'])}",
             late,
             Text(str(unverified), style="cyan") if unverified else Text(""),
@@ -82,8 +106,8 @@ def standings_rows(room: RoomState, overall: bool, measure: str) -> list[Row]:
             (
                 name,
                 rank,
-                r["pair"],
-                r.get("direction") or "",
+                row_label(room.sections[name], r),
+                pair_names(room.sections[name], r),
                 standing_text(r, measure),
                 r.get("boards", ""),
                 "",
@@ -95,14 +119,14 @@ def standings_rows(room: RoomState, overall: bool, measure: str) -> list[Row]:
         moved = sec.get("moved", {})
         for r in sorted(
             sec.get("standings", []),
-            key=lambda r: (r.get("direction") or "", place(r["rank"])),
+            key=lambda r: (DIRECTIONS.get(r.get("direction"), 2), place(r["rank"])),
         ):
             rows.append(
                 (
                     name,
                     r["rank"],
-                    r["pair"],
-                    r.get("direction") or "",
+                    row_label(sec, r),
+                    pair_names(sec, r),
                     standing_text(r, measure),
                     r.get("boards", ""),
                     moved_text(moved.get((r["pair"], r.get("direction")))),
@@ -145,21 +169,24 @@ def calls_rows(room: RoomState) -> list[tuple[str, Row]]:
     scores, then the standings withheld for them."""
     rows: list[tuple[str, Row]] = []
     for c in room.td_calls:
+        if c.get("status") == "resolved":
+            continue  # settled: it leaves the list (the log keeps it)
+        deferred = c.get("status") == "deferred"
         row: Row = (
             "TD call",
             c.get("id"),
-            f"{c.get('section') or ''}{c.get('table')}",
-            c.get("status"),
-            c.get("note") or "",
+            where(c),
+            Text("deferred", style="bold yellow") if deferred else c.get("status"),
+            call_text(c),
         )
         rows.append((f"call:{c.get('id')}", row))
     for h in room.held:
         row = (
             "held",
             h.get("id"),
-            f"{h.get('section') or ''}{h.get('table')}",
+            where(h),
             f"board {h.get('board')}",
-            h.get("text") or "",
+            held_text(room, h),
         )
         rows.append((f"held:{h.get('id')}", row))
     for (section, board), flags in sorted(room.suspicious.items()):
@@ -182,6 +209,14 @@ def calls_rows(room: RoomState) -> list[tuple[str, Row]]:
         )
         rows.append((f"withheld:{section}", row))
     return rows
+
+
+def call_text(call: dict[str, Any]) -> str:
+    """A TD call's note and ruling, as the Calls list shows them."""
+    parts = [str(call["note"])] if call.get("note") else []
+    if call.get("ruling"):
+        parts.append(f"ruling: {call['ruling']}")
+    return "; ".join(parts)
 
 
 def slow_rows(room: RoomState) -> dict[str, Row]:
@@ -215,7 +250,8 @@ def slow_rows(room: RoomState) -> dict[str, Row]:
             sec.get("round"),
             Text(f"{behind:+.1f}", style="bold red" if behind >= 5 else "yellow"),
             "" if t.get("online") else Text("OFF", style="bold red reverse"),
-            f"{t['done']}/{len(t['boards'])} boards, NS {t['ns']} EW {t['ew']}",
+            f"{t['done']}/{len(t['boards'])} boards, "
+            f"NS {pair_label(sec, t['ns'], 'NS')} EW {pair_label(sec, t['ew'], 'EW')}",
         )
     for p in (p for p in pens if p.get("status") != "proposed"):
         rows[f"penalty:{p['id']}"] = (

@@ -4,6 +4,8 @@ widgets only read it, so it is testable without a screen."""
 from __future__ import annotations
 
 import copy
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +29,25 @@ class RoomState:
     dirty: set[str] = field(default_factory=set)
     pending: dict[str, str] = field(default_factory=dict)  # command id -> what the TD asked
     quiet: set[str] = field(default_factory=set)  # ids whose success is not logged
+    times: list[str] = field(default_factory=list)  # HH:MM:SS of each log line
+    logged: int = 0  # log lines ever written (the log view appends what is new)
+    warnings: list[str] = field(default_factory=list)  # refusals to show where the TD looks
+    news: list[str] = field(default_factory=list)  # answers to show where the TD looks
+    final_where: str = ""  # where the final results were written, as the hub said
+    lost: str = ""  # why the link to the hub is down (until its snapshot comes again)
+    stamp: Callable[[], str] = field(default=lambda: time.strftime("%H:%M:%S"))  # log times
+
+    def warn(self, text: str) -> None:
+        """A refusal or failure of the TD's own command: logged, and shown on screen (a
+        notification and the status line), not only in the log (TD trial F12)."""
+        self.note(text)
+        self.warnings.append(text)
+
+    def tell(self, text: str) -> None:
+        """An answer the TD waits for (a break that starts when the round ends): logged,
+        and shown on screen."""
+        self.note(text)
+        self.news.append(text)
 
     def sent(self, command_id: str, what: str, quiet: bool = False) -> None:
         """Remember a command so its reply can be told to the TD."""
@@ -36,6 +57,9 @@ class RoomState:
 
     def apply(self, msg: dict[str, Any]) -> None:
         """Take one message from the hub's feed."""
+        if self.lost and msg.get("type") != "link":  # the hub is heard again
+            self.lost = ""
+            self.dirty.add("clock")
         if msg.get("type") == "snapshot":
             state = copy.deepcopy(msg["state"])  # ours to change as events arrive
             self.seq = msg["seq"]
@@ -61,17 +85,19 @@ class RoomState:
                 self.quiet.discard(msg["id"])
                 if msg.get("ok"):
                     return
-            self.note(
-                f"{what}: done"
-                if msg.get("ok")
-                else f"! {what} refused: {msg.get('error', 'no reason given')}"
-            )
+            if msg.get("ok"):
+                said = msg.get("text") or msg.get("message")
+                self.note(f"{what}: done" + (f" ({said})" if isinstance(said, str) else ""))
+            else:
+                self.warn(f"! {what} refused: {msg.get('error', 'no reason given')}")
             return
         if msg.get("type") == "reply" and not msg.get("ok"):  # e.g. the log-in
-            self.note(f"! the hub refused {msg.get('id') or 'a request'}: {msg.get('error')}")
+            self.warn(f"! the hub refused {msg.get('id') or 'a request'}: {msg.get('error')}")
             return
-        if msg.get("type") == "link":
-            self.note(f"! lost the hub ({msg.get('error')}); reconnecting")
+        if msg.get("type") == "link":  # shown on screen: what the TD sees is not live
+            self.lost = str(msg.get("error") or "no reason given")
+            self.warn(f"! lost the hub ({self.lost}); reconnecting")
+            self.dirty.add("clock")
             return
         if msg.get("type") == "session":
             self.note("director session opened")
@@ -86,6 +112,7 @@ class RoomState:
             self.dirty.add("clock")
             return
         if kind == "result" and section is not None and msg.get("status") == "accepted":
+            section["between_rounds"] = False  # a board of the round is done: it is under way
             for t in section["tables"]:
                 if t["table"] == msg["table"] and msg["board"] in t["boards"]:
                     t["done"] = min(len(t["boards"]), t["done"] + 1)
@@ -113,11 +140,18 @@ class RoomState:
                     f"board {msg['board']} in section {msg['section']}: no suspicious score left"
                 )
             self.dirty.add("calls")
+        elif kind == "break_scheduled" and section is not None:
+            section["break_after_round"] = {"round": msg.get("round"), "minutes": msg["minutes"]}
+            self.dirty.add("clock")
+        elif kind == "round_complete" and section is not None:
+            section["between_rounds"] = True  # the round is over: a break starts now
+            self.dirty.add("clock")
         elif kind == "standings_withheld":
             self.withheld[msg["section"]] = msg["round"]
             self.dirty |= {"calls", "standings"}
         elif kind == "round_started" and section is not None:
             section["round"] = msg["round"]
+            section["between_rounds"] = True  # until its first board is done (a break: now)
             if "tables" in msg:
                 seen = {t["table"]: t for t in section["tables"]}
                 section["tables"] = [
@@ -149,6 +183,7 @@ class RoomState:
         elif kind == "alert" and msg.get("held"):
             self.held.append(
                 {
+                    **{k: msg[k] for k in HELD_DETAILS if k in msg and k != "result"},
                     "id": msg.get("result"),
                     "section": msg.get("section"),
                     "table": msg.get("table"),
@@ -158,24 +193,44 @@ class RoomState:
                 }
             )
             self.dirty.add("calls")
+        elif kind == "held_details":  # what was sent, just after the held result's alert
+            for row in self.held:
+                if row.get("id") == msg.get("id"):
+                    row.update({k: msg[k] for k in HELD_DETAILS if k in msg})
+            self.dirty.add("calls")
+        elif kind == "alert" and "final results written" in str(msg.get("text", "")).lower():
+            self.final_where = str(msg["text"])
+            self.dirty |= {"clock", "standings"}
+        elif kind == "session_complete":
+            for name, sec in self.sections.items():
+                if msg.get("section") in (None, name):
+                    sec["final"] = True
+            out = msg.get("folder") or msg.get("outputs") or msg.get("paths")
+            if out:
+                shown = ", ".join(map(str, out)) if isinstance(out, list) else str(out)
+                self.final_where = f"final results written to {shown}"
+            self.dirty |= {"clock", "standings", "room"}
         elif kind in ("held_accepted", "held_rejected"):
             self.held = [h for h in self.held if h["id"] != msg["result"]]
             self.dirty.add("calls")
         elif kind == "td_call":
             known = next((c for c in self.td_calls if c["id"] == msg.get("call")), None)
             if known is None:
-                self.td_calls.append(
-                    {
-                        "id": msg.get("call"),
-                        "section": msg.get("section"),
-                        "table": msg.get("table"),
-                        "status": msg.get("status"),
-                        "note": msg.get("text"),
-                    }
-                )
-            else:
-                known["status"] = msg.get("status")
-            self.dirty.add("calls")
+                known = {
+                    "id": msg.get("call"),
+                    "section": msg.get("section"),
+                    "table": msg.get("table"),
+                    "status": msg.get("status"),
+                    "note": msg.get("text"),
+                }
+                self.td_calls.append(known)
+            known["status"] = msg.get("status")
+            for part in ("note", "ruling"):
+                if msg.get(part):
+                    known[part] = msg[part]
+            self.dirty |= {"calls", "room"}
+            self.note(f"TD call {known['id']} at table {where(known)}: {known['status']}")
+            return
         elif kind == "penalty_proposed":
             self.penalties.append(
                 {
@@ -198,20 +253,24 @@ class RoomState:
             self.note(text)
 
     def note(self, text: str) -> None:
-        """A line in the event log (the last 500 are kept)."""
+        """A line in the event log with its time (the last 500 are kept)."""
         self.log.append(text)
+        self.times.append(self.stamp())
         del self.log[:-500]
+        del self.times[:-500]
+        self.logged += 1
         self.dirty.add("log")
+
+    def log_lines(self, last: int) -> list[str]:
+        """The last ``last`` log lines, each after its time (HH:MM:SS)."""
+        last = min(last, len(self.log))
+        return [f"{t} {x}" for t, x in zip(self.times[-last:], self.log[-last:], strict=True)]
 
     @staticmethod
     def describe(msg: dict[str, Any]) -> str:
         kind = msg["event"]
         if kind == "alert":
             return f"! {msg['text']}"
-        if kind == "td_call":
-            return (
-                f"TD call at table {msg.get('section', '')}{msg.get('table')}: {msg.get('status')}"
-            )
         if kind == "round_complete":
             return f"round {msg['round']} complete in section {msg['section']}"
         if kind == "standings_withheld":
@@ -231,6 +290,19 @@ class RoomState:
         if kind == "table_online" and not msg["online"]:
             return f"table {msg['section']}{msg['table']} is off line"
         return ""
+
+
+# what a held result's row may tell beyond where it is (the hub adds them: render what is
+# there); in an ``alert`` event ``result`` is the held row's number, not the +1/-2 form
+HELD_DETAILS = (
+    "contract", "declarer", "result", "tricks", "lead", "score_ns", "entered_by", "ns_pair",
+    "ew_pair", "reason", "conflict", "can_accept_as_sent",
+)  # fmt: skip
+
+
+def where(row: dict[str, Any]) -> str:
+    """A table as the TD names it: its section letter and number (A2)."""
+    return f"{row.get('section') or ''}{row.get('table') if row.get('table') is not None else '?'}"
 
 
 def take_publication(section: dict[str, Any], pub: dict[str, Any]) -> None:
@@ -257,6 +329,12 @@ def standings_note(room: RoomState) -> str:
     for name, sec in sorted(room.sections.items()):
         pub = sec.get("published")
         text = f"{name}: after round {pub['round']}" if pub else f"{name}: as of now"
+        if sec.get("final"):  # the session is over
+            text = (
+                f"{name}: after round {pub['round']}: Final results"
+                if pub
+                else f"{name}: Final results"
+            )
         if pub and pub["provisional"]:
             boards = ", ".join(map(str, pub["provisional"]))
             text += f", PROVISIONAL on board{'s' * (len(pub['provisional']) > 1)} {boards}"
@@ -265,13 +343,18 @@ def standings_note(room: RoomState) -> str:
         if name in room.withheld:
             text += f"; round {room.withheld[name]} withheld (Calls)"
         parts.append(text)
+    if room.final_where:
+        parts.append(room.final_where)
     return "   ".join(parts)
 
 
 def clock_text(clock: dict[str, Any] | None) -> str:
+    """A section's clock as the room sees it: phase and time left (``play 12:05``)."""
     if not clock:
         return "--:--"
-    s = clock["seconds_left"]
+    s = clock.get("seconds_left")
+    if s is None:
+        return str(clock.get("phase", "")).replace("_", " ")
     sign = "-" if s < 0 else ""
     s = abs(s)
     return f"{clock['phase'].replace('_', ' ')} {sign}{s // 60:02d}:{s % 60:02d}"

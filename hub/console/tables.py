@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from textual import events
 from textual.coordinate import Coordinate
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from hub.console.rows import Row
 
@@ -22,10 +23,25 @@ class ConsoleTable(DataTable[Any]):
         self.add_columns(*self.COLUMNS)
 
     def fill(self, rows: Iterable[tuple[str | None, Row]]) -> None:
-        """Show these (key, row) pairs instead of the rows shown."""
+        """Show these (key, row) pairs instead of the rows shown; the cursor stays on the
+        same item (by its key, not its place: TD trial F12), or at the same place when its
+        item is gone."""
+        kept = self.cursor_key()
+        at = self.cursor_row
         self.clear()
         for key, row in rows:
             self.add_row(*row, key=key)
+        if not self.row_count:
+            return
+        row_keys = [r.key.value for r in self.ordered_rows]
+        target = row_keys.index(kept) if kept in row_keys else min(at, self.row_count - 1)
+        self.move_cursor(row=target, animate=False)
+
+    def cursor_key(self) -> str | None:
+        """The key of the row under the cursor (None on an empty table)."""
+        if not self.row_count or not self.is_valid_row_index(self.cursor_row):
+            return None
+        return self.ordered_rows[self.cursor_row].key.value
 
 
 class RoomTable(ConsoleTable):
@@ -68,7 +84,7 @@ class StandingsTable(ConsoleTable):
     """Each section's standings, or one overall ranking. Lives on the Textual app's event
     loop."""
 
-    COLUMNS = ("sec", "rank", "pair", "dir", "total", "boards", "moved")
+    COLUMNS = ("sec", "rank", "pair", "names", "total", "boards", "moved")
 
 
 class CallsTable(ConsoleTable):
@@ -85,7 +101,18 @@ class SlowTable(ConsoleTable):
 
 
 class TravellerTable(ConsoleTable):
-    """The results of one board. Lives on the Textual app's event loop."""
+    """The results of one board; a board number typed on it goes to the board box. Lives
+    on the Textual app's event loop."""
+
+    def on_key(self, event: events.Key) -> None:
+        char = event.character or ""
+        if len(char) == 1 and (char.isdigit() or char.isupper()):
+            box = self.screen.query_one("#board-input", Input)
+            box.value = char
+            box.cursor_position = len(char)
+            box.focus()
+            event.stop()
+            event.prevent_default()
 
     COLUMNS = (
         "table",
@@ -94,10 +121,12 @@ class TravellerTable(ConsoleTable):
         "EW",
         "contract",
         "by",
-        "tricks",
-        "score NS",
-        "NS",
-        "EW",
+        "result",
+        "lead",
+        "NS score",
+        "EW score",
+        "NS %/IMP",
+        "EW %/IMP",
         "entered by",
     )
 
@@ -117,3 +146,23 @@ class DevicesTable(ConsoleTable):
         "garbage",
         "refused",
     )
+
+
+class BoardInput(Input):
+    """The Traveller tab's board box: digits and section letters (upper case) are typed
+    into it; a view key (a lower-case letter, ``?``, ``+``, ``-``) leaves the box and acts,
+    so typing never swallows the view keys (TD trial F12). Lives on the Textual app's event
+    loop."""
+
+    VIEW_KEYS = frozenset("?+-")
+
+    async def _on_key(self, event: events.Key) -> None:
+        char = event.character or ""
+        if len(char) == 1 and (char.islower() or char in self.VIEW_KEYS):
+            event.stop()
+            event.prevent_default()
+            self.value = ""
+            self.screen.set_focus(None)
+            self.app.simulate_key(event.key)
+            return
+        await super()._on_key(event)

@@ -8,16 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rich.text import Text
+from textual.widgets import Input
 
 from hub.console.choice import AskScreen, ChoiceScreen
 from hub.console.commands import Console
-from hub.console.rows import Row
 from hub.console.tables import TravellerTable
-from scoring.board import Seat, board_vulnerability
-from scoring.contract import Play, parse_contract
-from scoring.errors import ScoringInputError
-from scoring.law77 import score_ns
+from hub.console.traveller_rows import traveller_row
 
 RESULT_CHOICES = [
     ("correct", "correct the contract or the tricks"),
@@ -51,7 +47,7 @@ class Traveller:
         if len(words) == 2 and words[0].upper() in room.sections:
             section, words = words[0].upper(), words[1:]
         if len(words) != 1 or not words[0].isdigit():
-            room.note(f"! traveller: give a board number, not {typed!r}")
+            room.warn(f"! traveller: give a board number, not {typed!r}")
             return
         await self.fetch(section, int(words[0]))
         self.table().focus()
@@ -71,20 +67,40 @@ class Traveller:
         """The hub's traveller on the tab, suspicious scores marked for checking."""
         if not reply.get("ok"):
             return  # the refusal is in the log
+        opened = self.board
+        if opened is None or (reply.get("section"), reply.get("board")) != opened:
+            return  # an answer for a board no longer open
+        if not isinstance(reply.get("results"), list):
+            return
+        section, board = opened
         self.results = reply["results"]
-        flagged = {
-            (f["table"], f["round"])
-            for f in self.console.room.suspicious.get((reply["section"], reply["board"]), [])
-        }
+        room = self.console.room
+        self._name_the_board(section, board)
+        flagged = {(f["table"], f["round"]) for f in room.suspicious.get((section, board), [])}
         self.table().fill(
-            (f"result:{i}", traveller_row(r, (r["table"], r["round"]) in flagged, reply["board"]))
-            for i, r in enumerate(self.results)
+            (
+                f"result:{r['table']}:{r['round']}",
+                traveller_row(
+                    r, (r["table"], r["round"]) in flagged, board, room.sections.get(section, {})
+                ),
+            )
+            for r in self.results
         )
 
-    def change_result(self, i: int) -> None:
-        """Enter on the ``i``-th result: correct, erase or adjust it."""
-        r = self.results[i]
-        assert self.board is not None
+    def _name_the_board(self, section: str, board: int) -> None:
+        """The board box names the board shown (opened from a table or a suspicious score,
+        it still held the number typed before); left alone while the TD types another."""
+        box = self.table().screen.query_one("#board-input", Input)
+        words = box.value.split()
+        typing = box.has_focus and (not words or words[-1] != str(board))
+        if not typing:
+            box.value = f"{section} {board}" if len(self.console.room.sections) > 1 else str(board)
+
+    def change_result(self, ident: str) -> None:
+        """Enter on the result ``ident`` (table:round): correct, erase or adjust it."""
+        r = next((r for r in self.results if f"{r['table']}:{r['round']}" == ident), None)
+        if r is None or self.board is None:
+            return
         section, board = self.board
         where = {"section": section, "table": r["table"], "round": r["round"], "board": board}
         label = f"{section}{r['table']} board {board}"
@@ -96,7 +112,8 @@ class Traveller:
             elif choice == "correct":
                 self.console.ask(
                     AskScreen(
-                        f"Correct {label}: contract, declarer, result", "4S N =   3NTx S -2   PASS"
+                        f"Correct {label}: contract, declarer, result, lead (kept when left out)",
+                        "4S N =   3NTx S -2 HA   PASS",
                     ),
                     corrected,
                 )
@@ -114,7 +131,10 @@ class Traveller:
             if text is None:
                 return
             parts = text.split()
-            contract, declarer, result = [*parts, "", "", ""][:3]
+            contract, declarer, result, lead = [*parts, "", "", "", ""][:4]
+            lead = lead or r.get("lead") or ""
+            passed = contract.upper() in ("PASS", "P", "AP", "PASSED")
+            kept: dict[str, Any] = {"lead": lead} if lead and not passed else {}
             await command(
                 "enter_result",
                 f"{label} corrected to {text}",
@@ -123,55 +143,8 @@ class Traveller:
                 contract=contract,
                 declarer=declarer,
                 result=result,
+                **kept,  # a correction of the tricks does not lose the lead
                 **where,
             )
 
         self.console.ask(ChoiceScreen(f"Result at {label}", RESULT_CHOICES), chosen)
-
-
-def traveller_row(r: dict[str, Any], flagged: bool, board: int) -> Row:
-    """One result as the traveller shows it; a suspicious score gets a ``?`` to check."""
-    played: str | Text = r["adjusted"] or f"{r['contract'] or ''}"
-    if flagged:
-        played = Text(f"{played} ?", style="bold yellow")
-    return (
-        r["table"],
-        r["round"],
-        r["ns"],
-        r["ew"],
-        played,
-        r["declarer"] or "",
-        "" if r["tricks"] is None else r["tricks"],
-        _blank(ns_score(r, board)),
-        _two_places(r["ns_score"]),
-        _two_places(r["ew_score"]),
-        r["entered_by"],
-    )
-
-
-def _two_places(x: float | None) -> str:
-    return "" if x is None else f"{x:.2f}"
-
-
-def ns_score(r: dict[str, Any], board: int) -> int | None:
-    """NS's score at the table (Law 77): the score keyed instead of a contract, else the
-    contract's on this board's vulnerability (the hub sends the contract, not its score);
-    None for an adjusted score, or a result the scoring rules cannot read."""
-    if r["score_ns"] is not None:
-        return int(r["score_ns"])
-    if r["adjusted"] or not r["contract"]:
-        return None
-    try:
-        contract = parse_contract(r["contract"])
-        if contract is None:
-            return 0  # passed out
-        if r["declarer"] is None or r["tricks"] is None:
-            return None
-        play = Play(contract, Seat.parse(r["declarer"]), int(r["tricks"]))
-    except (ScoringInputError, ValueError, TypeError):  # odd data never stops the console
-        return None
-    return score_ns(play, board_vulnerability(board))
-
-
-def _blank(x: int | None) -> str | int:
-    return "" if x is None else x

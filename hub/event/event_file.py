@@ -1,41 +1,78 @@
 """The event file (decisions D2): TOML with ``schema_version = 1``, one schema, one validator.
 
-Every error names the key path (``rules.slow_play.steps[2].to_minutes``) and the reason.
-Other issues extend the schema here and nowhere else.
+Every error names the key path (``rules.slow_play.steps[2].to_minutes``) and the reason,
+with the nearest known key for a misspelt one. Other issues extend the schema here and in
+``hub/event/event_rules.py`` (the ``[rules]`` tables, re-exported here) and nowhere else.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import tomllib
-from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    ValidationInfo,
-    field_validator,
-)
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
 
+from hub.event.event_rules import (
+    AverageToken,
+    ButlerOptions,
+    CrossImpOptions,
+    Display,
+    ImpAwardOptions,
+    MatchpointOptions,
+    PenaltyScaleModel,
+    PenaltyStep,
+    RepeatMinimum,
+    Rules,
+    Scoring,
+    Strict,
+    SuspiciousScores,
+    Timing,
+)
+from hub.event.pair_ranges import unseated_pairs
 from hub.event.problems import key_report
-from scoring.butler import ButlerRules, DatumRounding, DropRule
-from scoring.cross_imps import CrossImpDivisor, CrossImpRules
+from scoring.butler import ButlerRules, DropRule
+from scoring.cross_imps import CrossImpRules
 from scoring.errors import ScoringInputError
 from scoring.imp_awards import ImpAwards
-from scoring.matchpoints import AdjustedMethod, MatchpointRules
+from scoring.matchpoints import MatchpointRules
 from scoring.penalties import PenaltyScale, scale_from_data
-from scoring.standings import PAIR_TIE_BREAKS
-from scoring.suspicious import SuspicionLimits
-from scoring.team_standings import TEAM_TIE_BREAKS
 from scoring.traveller import Token
-from scoring.vp_scale import BUILT_IN
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "AverageToken",
+    "ButlerOptions",
+    "CrossImpOptions",
+    "Display",
+    "EventFile",
+    "EventFileError",
+    "EventInfo",
+    "GeneratedMovement",
+    "ImpAwardOptions",
+    "MatchpointOptions",
+    "Pair",
+    "PenaltyScaleModel",
+    "PenaltyStep",
+    "Player",
+    "RepeatMinimum",
+    "Room",
+    "Rules",
+    "Scoring",
+    "Section",
+    "Session",
+    "SuspiciousScores",
+    "Team",
+    "Timing",
+    "parse_event",
+    "read_event",
+]
 
 SCHEMA_VERSION = 1
+LANGUAGES = ("en", "sv", "cs", "pl")
 
 
 class EventFileError(ValueError):
@@ -47,11 +84,7 @@ class EventFileError(ValueError):
         super().__init__("\n".join(f"{source}: {path}: {reason}" for path, reason in problems))
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Player(_Strict):
+class Player(Strict):
     """A player and what seedings and prizes need (decisions D16)."""
 
     number: str | None = None
@@ -66,20 +99,29 @@ class Player(_Strict):
     year_of_birth: int | None = None
 
 
-class Pair(_Strict):
+class Pair(Strict):
+    """A pair; in a Mitchell section ``number`` is the room's number in its ``direction``
+    (NS 1-n, EW 1-n), elsewhere the one numbering (``direction`` refused)."""
+
     number: int = Field(ge=1)
+    direction: Literal["NS", "EW"] | None = None
     players: list[Player] = Field(default_factory=list, max_length=2)
     not_competing: bool = False
 
+    @property
+    def label(self) -> str:
+        """As the room writes it: "EW 3", or "7" where there is one numbering."""
+        return f"{self.direction} {self.number}" if self.direction else str(self.number)
 
-class Team(_Strict):
+
+class Team(Strict):
     number: int = Field(ge=1)
     name: str
     players: list[Player] = Field(default_factory=list, max_length=12)
     not_competing: bool = False
 
 
-class GeneratedMovement(_Strict):
+class GeneratedMovement(Strict):
     """A movement the hub generates instead of reading a file."""
 
     kind: Literal["mitchell", "howell", "barometer", "teams"]
@@ -93,7 +135,7 @@ class GeneratedMovement(_Strict):
     double: bool = False
 
 
-class Section(_Strict):
+class Section(Strict):
     letter: str = Field(pattern=r"^[A-Z]{1,3}$")
     movement: str | GeneratedMovement
     pairs: list[Pair] = Field(default_factory=list)
@@ -101,15 +143,21 @@ class Section(_Strict):
 
     @field_validator("pairs")
     @classmethod
-    def _unique_pairs(cls, v: list[Pair]) -> list[Pair]:
-        numbers = [p.number for p in v]
-        dup = next((n for n in numbers if numbers.count(n) > 1), None)
+    def _unique_pairs(cls, v: list[Pair], info: ValidationInfo) -> list[Pair]:
+        labels = [p.label for p in v]
+        dup = next((n for n in labels if labels.count(n) > 1), None)
         if dup is not None:
             raise ValueError(f"pair {dup} is listed twice")
+        movement = info.data.get("movement")
+        stored = bool((info.context or {}).get("stored"))  # kept as it was valid when stored
+        if isinstance(movement, GeneratedMovement) and not stored:  # a file's: at create
+            problem = direction_problem(v, movement.kind == "mitchell", movement.kind)
+            if problem:
+                raise ValueError(problem)
         return v
 
 
-class Session(_Strict):
+class Session(Strict):
     name: str
     date: dt.date | None = None
     hand_records: str | None = None
@@ -125,172 +173,58 @@ class Session(_Strict):
         return v
 
 
-class Scoring(StrEnum):
-    MP = "mp"
-    XIMP = "ximp"
-    BUTLER = "butler"
-    TEAMS = "teams"
+KIND_NAMES = {  # what a direction is refused for; a Mitchell file numbering EW otherwise
+    "mitchell": "Mitchell file that does not number EW T+1..2T",
+    "howell": "Howell",
+    "teams": "teams movement",
+}
 
 
-AverageToken = Literal["A+", "A", "A-"]
+def direction_problem(pairs: list[Pair], mitchell: bool, kind: str) -> str | None:
+    """Why the pairs' ``direction`` keys do not fit the movement, or None: a Mitchell
+    numbers NS and EW each from 1 (every pair says which), other movements number all
+    pairs once (no pair says a direction)."""
+    for i, p in enumerate(pairs):
+        if mitchell and p.direction is None:
+            return (
+                f"item {i}, pair {p.number}: a Mitchell numbers NS 1-n and EW 1-n; say which "
+                f'this pair is with direction = "NS" or "EW"'
+            )
+        if not mitchell and p.direction is not None:
+            return (
+                f"item {i}, pair {p.label}: a {KIND_NAMES.get(kind, kind)} numbers every "
+                "pair once (1-n); remove direction (it is for Mitchell sections)"
+            )
+    return None
 
 
-def _default_averages() -> dict[AverageToken, float]:
-    return {"A+": 60.0, "A": 50.0, "A-": 40.0}
+class EventInfo(Strict):
+    """``language``: the printed report's and the terminals' texts; ``roster``: a club
+    roster CSV (member number, name) beside the event file, for member numbers keyed at
+    the tables that the event does not list."""
 
-
-class MatchpointOptions(_Strict):
-    expected: int | None = Field(default=None, ge=1)
-    adjusted_method: AdjustedMethod = AdjustedMethod.NEUBERG
-    half_points: bool = False
-    ebu_small_groups: bool = False
-    averages: dict[AverageToken, float] = Field(default_factory=_default_averages)
-
-
-class CrossImpOptions(_Strict):
-    divisor: CrossImpDivisor = CrossImpDivisor.AVERAGE
-    cap: int | None = Field(default=None, ge=1, le=24)
-
-
-class ButlerOptions(_Strict):
-    drop: str = "10%"
-    rounding: DatumRounding = DatumRounding.NEAREST
-
-    @field_validator("drop")
-    @classmethod
-    def _drop(cls, v: str) -> str:
-        try:
-            DropRule.parse(v)
-        except ScoringInputError as e:
-            raise ValueError(e.message) from None
-        return v
-
-
-class ImpAwardOptions(_Strict):
-    ave_plus: float = 3
-    ave: float = 0
-    ave_minus: float = -3
-    per_10_percent: float = 3
-
-
-class Timing(_Strict):
-    """Round time (seed 004: 7.5 min a board, a half's total rounded up to 5 minutes)."""
-
-    minutes_per_board: float = Field(default=7.5, gt=0)
-    move_minutes: float = Field(default=0, ge=0)
-    round_up_to_minutes: int = Field(default=1, ge=1)
-    extra_minutes: float = Field(default=0, ge=0)
-    scoring_time_excluded: bool = True
-
-
-class Display(_Strict):
-    """What players see when (terminals and screens), and how results are verified."""
-
-    verification: Literal["opponents", "none"] = "opponents"
-    rankings_after_each_round: bool = True
-    hide_rankings_last_rounds: int = Field(default=0, ge=0)
-    travellers: Literal["after_play", "never", "always"] = "after_play"
-    own_score: bool = True
-
-
-class SuspiciousScores(_Strict):
-    """Suspicious-score flags (decisions D12): same strain by both sides with too many
-    tricks between them, or too far from double dummy when hand records exist. A frozen
-    value with no I/O: any thread."""
-
-    check: bool = True
-    suit_tricks: int = Field(default=14, ge=13, le=26)
-    notrump_tricks: int = Field(default=15, ge=13, le=26)
-    double_dummy: bool = True
-    double_dummy_tricks: int = Field(default=3, ge=0, le=13)
-
-    def limits(self) -> SuspicionLimits | None:
-        if not self.check:
-            return None
-        return SuspicionLimits(
-            self.suit_tricks,
-            self.notrump_tricks,
-            self.double_dummy_tricks if self.double_dummy else None,
-        )
-
-
-class PenaltyStep(_Strict):
-    above_minutes: float = Field(ge=0)
-    up_to_minutes: float | None = None
-    penalty: float = 0
-    unit: Literal[
-        "VP", "IMP", "percent_of_top", "boards_removed", "warning", "td_decides", "forfeit"
-    ]
-    per_started: float = 0
-    interval_minutes: float = 1
-    per_board_unfinished: float = 0
-    first_offence: Literal["warning"] | None = None
-
-
-class RepeatMinimum(_Strict):
-    penalty: float
-    unit: Literal["VP", "IMP", "percent_of_top"]
-
-
-class PenaltyScaleModel(_Strict):
-    name: str | None = None
-    steps: list[PenaltyStep] = Field(min_length=1)
-    beyond: Literal["td_decides", "forfeit"] = "td_decides"
-    repeat_minimum: RepeatMinimum | None = None
-    opponent_imps_per_board_removed: float = 0
-
-
-class Rules(_Strict):
-    scoring: Scoring
-    matchpoints: MatchpointOptions = Field(default_factory=MatchpointOptions)
-    cross_imps: CrossImpOptions = Field(default_factory=CrossImpOptions)
-    butler: ButlerOptions = Field(default_factory=ButlerOptions)
-    imp_awards: ImpAwardOptions = Field(default_factory=ImpAwardOptions)
-    vp_scale: str = "wbf_continuous_20"
-    tie_breaks: list[str] = Field(default_factory=list)
-    lot_seed: int | None = None
-    timing: Timing = Field(default_factory=Timing)
-    display: Display = Field(default_factory=Display)
-    suspicious: SuspiciousScores = Field(default_factory=SuspiciousScores)
-    slow_play: PenaltyScaleModel | None = None
-    late_arrival: PenaltyScaleModel | None = None
-
-    @field_validator("tie_breaks")
-    @classmethod
-    def _tie_breaks(cls, v: list[str], info: ValidationInfo) -> list[str]:
-        scoring = info.data.get("scoring")
-        known = TEAM_TIE_BREAKS if scoring is Scoring.TEAMS else PAIR_TIE_BREAKS
-        for i, name in enumerate(v):
-            if name not in known:
-                raise ValueError(
-                    f"item {i}, {name!r}, is not a tie-break for "
-                    f"{getattr(scoring, 'value', '?')} scoring; use "
-                    f"{', '.join(known)}"
-                )
-        return v
-
-    @field_validator("vp_scale")
-    @classmethod
-    def _vp_scale(cls, v: str) -> str:
-        if v not in BUILT_IN and not v.endswith(".csv"):
-            raise ValueError(f"{v!r} is neither {' nor '.join(BUILT_IN)} nor a .csv table file")
-        return v
-
-
-class EventInfo(_Strict):
     name: str
     organiser: str | None = None
     venue: str | None = None
+    language: Literal["en", "sv", "cs", "pl"] = "en"
+    roster: str | None = Field(default=None, min_length=1)
+
+    @field_validator("roster")
+    @classmethod
+    def _roster(cls, v: str | None) -> str | None:
+        if v is not None and not v.lower().endswith(".csv"):
+            raise ValueError(f"{v!r}: the club roster is a .csv file (member number, name)")
+        return v
 
 
-class Room(_Strict):
+class Room(Strict):
     """The room (decisions D20): ``terminals``, the serials of the terminals registered for
     the event; when given, any other terminal's log-on is refused."""
 
     terminals: list[Annotated[str, Field(min_length=1, max_length=255)]] | None = None
 
 
-class EventFile(_Strict):
+class EventFile(Strict):
     """A parsed, validated event file: a frozen value with no I/O, usable from any thread."""
 
     schema_version: Annotated[int, Field(ge=1)]
@@ -349,26 +283,64 @@ def _path(loc: tuple[Any, ...]) -> str:
     return out or "(file)"
 
 
+def _fields_at(loc: tuple[Any, ...]) -> list[str]:
+    """The keys the table at ``loc`` (a pydantic error location) allows."""
+    model: Any = EventFile
+    for part in loc:
+        if isinstance(part, int) or "[" in str(part) or part == "str":
+            continue
+        if part == "GeneratedMovement":
+            model = GeneratedMovement
+            continue
+        field = getattr(model, "model_fields", {}).get(part)
+        if field is None:
+            return []
+        model = _model_in(field.annotation)
+    return list(getattr(model, "model_fields", {}))
+
+
+def _model_in(annotation: Any) -> Any:
+    """The event-file table a field holds (itself, or inside a list or an optional)."""
+    if isinstance(annotation, type) and issubclass(annotation, Strict):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
 def _reason(err: Any) -> str:
     kind = err["type"]
     if kind == "extra_forbidden":
-        return "unknown key"
+        loc = tuple(err["loc"])
+        near = difflib.get_close_matches(str(loc[-1]), _fields_at(loc[:-1]), n=1, cutoff=0.75)
+        return f"unknown key; did you mean {near[0]}?" if near else "unknown key"
     if kind == "missing":
         return "required"
     msg = str(err["msg"])
     return msg.removeprefix("Value error, ")
 
 
-def parse_event(text: str, source: str = "event file") -> EventFile:
-    """Parse and validate event TOML; raises ``EventFileError`` naming each bad key."""
+def parse_event(text: str, source: str = "event file", *, stored: bool = False) -> EventFile:
+    """Parse and validate event TOML; raises ``EventFileError`` naming each bad key.
+    ``stored``: an event file the store holds, valid when it was stored; a Mitchell's
+    pairs from before the ``direction`` key (their numbers are the hub's) are read as
+    they are, so an older store still opens."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise EventFileError([("(file)", f"not valid TOML: {e}")], source) from None
     try:
-        event = EventFile.model_validate(data)
+        event = EventFile.model_validate(data, context={"stored": stored})
     except ValidationError as e:
         found = [(_path(tuple(err["loc"])), _reason(err)) for err in e.errors()]
+        said = [path for path, _ in found]
+        found += [  # F22: a bad date does not hide a pair the movement lacks
+            (path, why)
+            for path, why in unseated_pairs(data)
+            if path.rsplit("[", 1)[0] not in said  # the list's own complaint (listed twice)
+        ]
         paths = {p for p, _ in found}
         problems: list[tuple[str, str]] = []
         for path, reason in found:

@@ -9,6 +9,10 @@ from pathlib import Path
 from hub.event.event_file import EventFile
 from scoring.board import Seat
 from scoring.contract import Strain
+from scoring.deal import parse_deal
+from scoring.errors import ScoringInputError
+
+MAX_BOARD = 65535  # a board number on the wire (U16) and in the store
 
 
 class HandRecordError(ValueError):
@@ -40,6 +44,29 @@ def read_hand_records(path: Path) -> dict[int, str]:
             deals[b.board_num] = b.deal.to_pbn()
     if not deals:
         raise HandRecordError(f"hand records {path} hold no boards")
+    try:
+        return check_deals(deals)
+    except HandRecordError as e:
+        raise HandRecordError(f"hand records {path}: {e}") from None
+
+
+def check_deals(deals: dict[int, str]) -> dict[int, str]:
+    """``deals`` when every board number is one a board can have (1-65535, as the wire and
+    the store keep it) and every deal deals 13 cards to each hand; else ``HandRecordError``
+    naming the board (a partial deal would hold every result for its lead)."""
+    for board, deal in sorted(deals.items()):
+        if not 1 <= board <= MAX_BOARD:
+            raise HandRecordError(f"the file has a board {board}: boards run 1-{MAX_BOARD}")
+        try:
+            hands = parse_deal(deal)
+        except ScoringInputError as e:
+            raise HandRecordError(f"board {board}: {e.message}") from None
+        counts = [len(hands[seat]) for seat in Seat]
+        if counts != [13] * 4 or len(frozenset().union(*hands.values())) != 52:
+            raise HandRecordError(
+                f"board {board}'s deal is not a whole deal (cards N, E, S, W: "
+                f"{', '.join(map(str, counts))}; each hand needs 13 of the 52 cards)"
+            )
     return deals
 
 

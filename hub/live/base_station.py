@@ -18,6 +18,7 @@ from drivers.base_station import BaseStationDriver, LineDown, LineUp
 from drivers.clock.show import Phase
 from drivers.protocol import messages as wire
 from drivers.protocol.link import GaveUp, Nacked, Received, Refused
+from hub.event.pair_labels import Numbering, PairLabels, field_named, room
 from hub.live import terminal_port as port
 from hub.live.views.base import TravellerView
 from scoring.numbers import round_half_away
@@ -50,10 +51,19 @@ def seat_letter(code: int) -> str | None:
     return SEATS[code] if code < 4 else None
 
 
-def request(name: str, rx: Received) -> port.Request:
+def request(name: str, rx: Received, numbering: Numbering | None = None) -> port.Request:
     """The domain request a received wire message stands for, in the terminal's session
-    (its epoch: a table is bound to it, decisions D20)."""
-    return dataclasses.replace(_request(name, rx), session=rx.epoch)
+    (its epoch: a table is bound to it, decisions D20); a result's pair numbers (the
+    room's: EW 3) as the hub numbers them."""
+    req = dataclasses.replace(_request(name, rx), session=rx.epoch)
+    labels = (numbering or {}).get(getattr(req, "section", ""))
+    if isinstance(req, port.ResultSubmission) and labels is not None and labels.mitchell:
+        req = dataclasses.replace(
+            req,
+            ns_pair=labels.at_seat(req.table, req.round, True, req.ns_pair),
+            ew_pair=labels.at_seat(req.table, req.round, False, req.ew_pair),
+        )
+    return req
 
 
 def _request(name: str, rx: Received) -> port.Request:
@@ -114,15 +124,23 @@ WHAT = {
 }
 
 
-def undelivered(name: str, ev: Nacked | GaveUp) -> port.Undelivered:
-    """A hub message the terminal refused (NAK) or never answered (the link gave up)."""
+def undelivered(
+    name: str, ev: Nacked | GaveUp, numbering: Numbering | None = None
+) -> port.Undelivered:
+    """A hub message the terminal refused (NAK) or never answered (the link gave up); an
+    assignment in the hub's pair numbers again."""
     ref, m = port.TerminalRef(name, ev.terminal), ev.message
     what = WHAT.get(type(m), type(m).__name__.lower())
     assignment = None
     if isinstance(m, wire.Assignment):
-        assignment = port.TableAssignment(
-            m.section, m.table, m.round, m.ns_pair, m.ew_pair, tuple(m.boards)
-        )
+        labels = (numbering or {}).get(m.section)
+        ns, ew = m.ns_pair, m.ew_pair
+        if labels is not None:
+            ns, ew = (
+                labels.at_seat(m.table, m.round, True, ns),
+                labels.at_seat(m.table, m.round, False, ew),
+            )
+        assignment = port.TableAssignment(m.section, m.table, m.round, ns, ew, tuple(m.boards))
     if isinstance(ev, GaveUp):
         return port.Undelivered(ref, what, tries=ev.tries, assignment=assignment)
     code = int(ev.code)
@@ -130,11 +148,12 @@ def undelivered(name: str, ev: Nacked | GaveUp) -> port.Undelivered:
     return port.Undelivered(ref, what, code, code_name, ev.text, assignment=assignment)
 
 
-def result_view(view: TravellerView) -> wire.ResultView:
+def result_view(view: TravellerView, numbering: Numbering | None = None) -> wire.ResultView:
+    n = numbering or {}
     entries = tuple(
         wire.TravellerEntry(
-            r.ns_pair,
-            r.ew_pair,
+            room(n, view.section, r.ns_pair),
+            room(n, view.section, r.ew_pair),
             r.contract,
             SEATS.index(r.declarer) if r.declarer else wire.NO_DECLARER,
             r.tricks if r.tricks is not None else wire.NO_TRICKS,
@@ -153,14 +172,25 @@ def result_view(view: TravellerView) -> wire.ResultView:
     )
 
 
+def named(numbering: Numbering, section: str, line: port.RankingLine) -> str:
+    labels = numbering.get(section)
+    return line.names if labels is None else field_named(labels, line.entrant, line.names)
+
+
 class BaseStationPort:
     """A base station's terminals, reached over one line (serial, USB or TCP). Runs on the
-    hub's asyncio loop."""
+    hub's asyncio loop. Pair numbers on the wire are the room's (``set_numbering``)."""
 
     def __init__(self, driver: BaseStationDriver, name: str) -> None:
         self.driver = driver
         self.name = name
         self.inbound: asyncio.Queue[port.Inbound] = asyncio.Queue()
+        self.numbering: dict[str, PairLabels] = {}
+
+    def set_numbering(self, numbering: Numbering) -> None:
+        """Each section's pair numbering (again after a movement change): in a Mitchell
+        the terminals see NS 1-n and EW 1-n, and their results are mapped back."""
+        self.numbering = dict(numbering)
 
     def tasks(self) -> dict[str, Job]:
         """The line and the translation of its events, for the hub to supervise."""
@@ -182,9 +212,9 @@ class BaseStationPort:
                 detail = {"epoch": ev.epoch, "seq": ev.seq}
                 self.inbound.put_nowait(port.Rejected(ref, ev.code.name, ev.reason, detail))
             elif isinstance(ev, Received):
-                self.inbound.put_nowait(request(self.name, ev))
+                self.inbound.put_nowait(request(self.name, ev, self.numbering))
             elif isinstance(ev, Nacked | GaveUp):
-                self.inbound.put_nowait(undelivered(self.name, ev))
+                self.inbound.put_nowait(undelivered(self.name, ev, self.numbering))
 
     # -- the port ---------------------------------------------------------------------------
     def answer(self, request: port.Request, verdict: port.Verdict) -> None:
@@ -199,19 +229,22 @@ class BaseStationPort:
             self.driver.ack(rx, ANSWERS[verdict.outcome], verdict.text)
 
     def assign(self, address: int, a: port.TableAssignment) -> None:
-        self.driver.send(
-            address, wire.Assignment(a.section, a.table, a.round, a.ns_pair, a.ew_pair, a.boards)
+        ns, ew = (
+            room(self.numbering, a.section, a.ns_pair),
+            room(self.numbering, a.section, a.ew_pair),
         )
+        self.driver.send(address, wire.Assignment(a.section, a.table, a.round, ns, ew, a.boards))
 
     def show_result(self, address: int, view: TravellerView) -> None:
-        self.driver.send(address, result_view(view))
+        self.driver.send(address, result_view(view, self.numbering))
 
     def message(self, address: int, text: str, beep: bool) -> None:
         self.driver.send(address, wire.TDMessage(text, int(beep)))  # cut by bytes in the codec
 
     def ranking(self, address: int, page: port.RankingView) -> None:
-        lines = tuple(
-            wire.RankLine(x.rank, x.entrant, x.total_hundredths, x.names)  # names cut to fit
+        n, s = self.numbering, page.section
+        lines = tuple(  # names cut to fit; a Mitchell's lines say their field first
+            wire.RankLine(x.rank, room(n, s, x.entrant), x.total_hundredths, named(n, s, x))
             for x in page.lines
         )
         self.driver.send(
@@ -228,13 +261,25 @@ class BaseStationPort:
         )
 
     def next_seating(self, address: int, v: port.NextSeatingView) -> None:
+        n = self.numbering
         seating = wire.NextSeating(
-            v.section, v.round, v.pair, v.table, int(v.ns), v.opponents, v.boards
+            v.section,
+            v.round,
+            room(n, v.section, v.pair),
+            v.table,
+            int(v.ns),
+            room(n, v.section, v.opponents),
+            v.boards,
         )
         self.driver.send(address, seating)
 
     def session(self, address: int, v: port.SessionView) -> None:
-        entries = (wire.Setting("section", v.section), wire.Setting("rounds", str(v.rounds)))
+        entries: tuple[wire.Setting, ...] = (
+            wire.Setting("section", v.section),
+            wire.Setting("rounds", str(v.rounds)),
+        )
+        entries += (wire.Setting("clock", "waiting"),) if v.waiting else ()  # issue 13
+        entries += (wire.Setting("final", "1"),) if v.final else ()
         self.driver.send(address, wire.Settings(entries))
 
     def status(self) -> dict[str, Any]:
@@ -243,5 +288,6 @@ class BaseStationPort:
             "url": d.url,
             "connected": d.connected.is_set(),
             "reconnects": d.reconnects,
+            "problem": d.problem,  # why the line cannot be opened (F10), for the Devices tab
             **d.link.stats,
         }

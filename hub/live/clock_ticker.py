@@ -75,7 +75,7 @@ class ClockTicker:
         now = self.clock()
         for letter, state in self.rounds.sections.items():
             show = state.clock.show(now)
-            if show is None:
+            if show is None or letter in self.rounds.final:  # waiting, or the session is over
                 continue
             for display in self.displays:
                 display.show(show)
@@ -98,4 +98,5 @@ class ClockTicker:
             for letter, state in self.rounds.sections.items():
                 start = state.clock.official_start(state.round)
                 per_board = state.clock.timing.minutes_per_board * 60
-                await self.rounds.handle(letter, rc.Tick(now, start, per_board))
+                room = state.clock.room_time(state.round)  # F20: the clock the room sees
+                await self.rounds.handle(letter, rc.Tick(now, start, per_board, room))

@@ -10,20 +10,24 @@ hands it the live results and hand records it reads in a worker thread.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from hub.event.movement.model import Movement
 from hub.event.result_key import KeyVerdict, check_key
+from hub.live.hand_record_check import HandRecordCheck, lead_misfit
 from hub.live.no_play import NoPlay
+from hub.live.sit_out import held_reason, sit_out_reason
 from hub.live.terminal_port import Outcome, Reason, ResultSubmission, TerminalLink, Verdict
 from hub.store.store import ResultEntry, StoredResult
 from scoring.board import Seat
 from scoring.contract import Play, parse_contract
-from scoring.deal import normalise_card, opening_leader, parse_deal
+from scoring.deal import normalise_card
 from scoring.errors import ScoringInputError
 
+log = logging.getLogger(__name__)
 Audit = Callable[[str, str, dict[str, Any]], None]
 Key = tuple[str, int, int, int]
 MAX_SERIAL = 64  # a terminal's serial as the store keeps it (results' entered_by, audit actor)
@@ -76,6 +80,9 @@ class Intake:
         self.takeovers: set[tuple[str, int]] = set()
         self.live: dict[Key, StoredResult] = {}
         self.deals: dict[tuple[str, int], str] = {}
+        # F3: do the hand records fit the leads? The director is told (section, text) once
+        self.hand_check = HandRecordCheck()
+        self.on_notice: Callable[[str, str], None] | None = None
 
     def load(self, live: Iterable[StoredResult], deals: dict[tuple[str, int], str]) -> None:
         """What the store holds (read in a worker thread at start); ``deals`` by (section,
@@ -191,15 +198,6 @@ class Intake:
             declarer = Seat.parse(s.declarer)
             Play(contract, declarer, s.tricks)  # tricks 0-13
         lead = normalise_card(s.lead) if s.lead and contract is not None else None
-        if lead is not None and declarer is not None:
-            deal = self.deals.get((s.section, s.board))
-            if deal is not None:
-                leader = opening_leader(declarer)
-                if lead not in parse_deal(deal)[leader]:
-                    raise ScoringInputError(
-                        "lead",
-                        f"the lead {lead} is not in {leader.name}'s hand (the opening leader)",
-                    )
         return ResultEntry(
             s.section,
             s.table,
@@ -224,6 +222,10 @@ class Intake:
                     serial, Reason.NOT_LOGGED_ON, f"log on to table {s.section}{s.table} first"
                 )
             )
+        sit_out = sit_out_reason(self.movements, s)
+        if sit_out is not None:  # F2: never a result against pair 0
+            log.warning("refused from %s: %s", serial, sit_out)
+            return IntakeResult(self._refuse(serial, Reason.NOT_IN_MOVEMENT, sit_out))
         if s.no_play:  # recorded by the writer, answered after its commit (D11)
             sent = submission_key(serial, s)
             return NoPlay(serial, s.section, s.table, s.round, s.board, sent)
@@ -238,8 +240,11 @@ class Intake:
         key = check_key(movement, s.section, s.table, s.round, s.board, s.ns_pair, s.ew_pair)
         if key.verdict is KeyVerdict.REFUSE:
             return IntakeResult(self._refuse(serial, Reason.NOT_IN_MOVEMENT, key.reason))
-        if key.verdict is KeyVerdict.HOLD:
-            return Pending(serial, entry, "held", key.reason)
+        if key.verdict is KeyVerdict.HOLD:  # the room's pair numbers ("EW 3")
+            return Pending(serial, entry, "held", held_reason(movement, entry, key))
+        wrong_lead = lead_misfit(self.deals, entry)
+        if wrong_lead is not None:  # F3: held for the director, the table goes on
+            return Pending(serial, entry, "held", wrong_lead)
         prior = self.live.get(entry.key)
         if prior is not None and not prior.same_result(entry):
             correction = prior.entered_by == serial and s.revision > _revision_of(prior)
@@ -263,6 +268,9 @@ class Intake:
         """The commit holding ``pending`` is durable: how to answer it."""
         if st.duplicate:
             return IntakeResult(Verdict(Outcome.DUPLICATE, "already stored"), stored=st)
+        notice = self.hand_check.witness(self.deals, pending.entry)  # F3: the file fits?
+        if notice is not None and self.on_notice is not None:
+            self.on_notice(pending.entry.section, notice)
         alert = pending.alert
         if st.key_clash:  # D21: a submission sent before with other content
             e = pending.entry

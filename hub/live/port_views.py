@@ -69,7 +69,11 @@ class NextSeatingView:
 
 @dataclass(frozen=True, slots=True)
 class SessionView:
-    """What a terminal is told of its section's session with each assignment."""
+    """What a terminal is told of its section's session with each assignment: ``waiting``,
+    the round's clock waits for the director's start (play may begin all the same);
+    ``final``, the session is over and the ranking pages are the final results."""
 
     section: str
     rounds: int
+    waiting: bool = False
+    final: bool = False

@@ -203,6 +203,7 @@ class Publication:
             section=section,
             released_by=released_by,
             **{k: v for k, v in self.last[section].items() if k != "released_by"},
+            **self.shown(section, rnd),
         )
 
     async def _with_previous(self, section: str, rnd: int) -> list[dict[str, Any]]:
@@ -220,15 +221,25 @@ class Publication:
     def snapshot(self, section: str) -> dict[str, Any]:
         """What the result screens show: the last publication (round 0: none yet)."""
         empty = {"round": 0, "provisional": [], "released_by": None, "rows": []}
-        return dict(self.last.get(section, empty))
+        last = dict(self.last.get(section, empty))
+        return {**last, **self.shown(section, last["round"])}
+
+    def shown(self, section: str, rnd: int) -> dict[str, bool]:
+        """``final``: the standings after the last round (the final results); ``hidden``:
+        the event hides the rankings of its last rounds (``hide_rankings_last_rounds``) and
+        these are such a round's, to be shown nowhere in the room before the final (the
+        terminals, the projector: TD trial F13)."""
+        rounds = self.movements[section].rounds
+        final = rnd >= rounds > 0
+        hide = self.event.rules.display.hide_rankings_last_rounds
+        return {"final": final, "hidden": not final and rnd > rounds - hide}
 
     def send_rankings(self, section: str, rnd: int) -> None:
         """Ranking pages to the terminals, as the event allows (hidden for the last
-        rounds when it says so)."""
+        rounds when it says so); the final results always go (the session is over)."""
         display = self.event.rules.display
-        if not display.rankings_after_each_round or (
-            rnd > self.movements[section].rounds - display.hide_rankings_last_rounds
-        ):
+        shown = self.shown(section, rnd)
+        if not shown["final"] and (not display.rankings_after_each_round or shown["hidden"]):
             return
         rows = sorted(self.last[section]["rows"], key=lambda r: -Fraction(r["total"]))
         lines = [

@@ -15,73 +15,15 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import Any
 
 from drivers.clock.show import ClockShow, Phase
-from hub.api.command_models import MAX_ADJUST_SECONDS, MAX_CLOCK_MINUTES
+from hub.live.clock_events import LIMITS as LIMITS
+from hub.live.clock_events import ClockAction, ClockEvent, RoundTiming, check
 
-
-@dataclass(frozen=True, slots=True)
-class RoundTiming:
-    """Seed 004: 7.5 minutes a board, rounded up to 5 minutes, +5 when dealt at the table."""
-
-    minutes_per_board: float = 7.5
-    move_minutes: float = 0.0
-    round_up_to_minutes: int = 1
-    extra_minutes: float = 0.0
-
-    def allowed_seconds(self, boards: int) -> float:
-        minutes = self.minutes_per_board * boards + self.extra_minutes
-        step = max(1, self.round_up_to_minutes)
-        return math.ceil(minutes / step - 1e-9) * step * 60.0
-
-
-class ClockAction(Enum):
-    START = "start"
-    PAUSE = "pause"
-    RESUME = "resume"
-    ADJUST = "adjust"  # seconds added to the time left (negative: taken away)
-    EXTEND = "extend"  # minutes added to this round's allowed time
-    BREAK = "break"  # minutes of break, the round clock waits
-
-
-# the values each action takes: (lowest, highest, whether the lowest itself is refused)
-LIMITS = {
-    ClockAction.ADJUST: (-MAX_ADJUST_SECONDS, MAX_ADJUST_SECONDS, False),
-    ClockAction.EXTEND: (-MAX_CLOCK_MINUTES, MAX_CLOCK_MINUTES, False),
-    ClockAction.BREAK: (0, MAX_CLOCK_MINUTES, True),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class ClockEvent:
-    action: ClockAction
-    at: float
-    round: int | None = None
-    value: float = 0.0
-
-
-def check(event: ClockEvent) -> None:
-    """A value the clock cannot keep (not a finite number, or out of its range) is refused
-    here, before it is stored or shown: one NaN would otherwise break every later reading."""
-    if not math.isfinite(event.at):
-        raise ValueError(f"{event.action.value}: the time {event.at} is not a finite number")
-    limits = LIMITS.get(event.action)
-    if limits is None:
-        return
-    lo, hi, open_low = limits
-    value = event.value
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or not (lo < value if open_low else lo <= value)
-        or value > hi
-    ):
-        low = f"more than {lo}" if open_low else f"from {lo}"
-        raise ValueError(f"{event.action.value}: {value!r} is not a number {low} to {hi}")
+__all__ = ["LIMITS", "ClockAction", "ClockEvent", "RoundClock", "RoundTiming", "check"]
 
 
 @dataclass
@@ -92,6 +34,24 @@ class _Round:
     paused_total: float = 0.0
     paused_since: float | None = None
     adjust: float = 0.0
+
+
+@dataclass
+class _Folded:
+    """The clock's state at a moment: the round, its break (start, end), a break waiting
+    for the round's end (round, minutes)."""
+
+    current: _Round | None = None
+    brk: tuple[float, float] | None = None
+    pending: tuple[int, float] | None = None
+
+    def settle(self, t: float) -> None:
+        """A break over by ``t`` ends by itself: the round clock runs on from its end."""
+        r, brk = self.current, self.brk
+        if r is not None and brk is not None and brk[1] <= t and r.paused_since is not None:
+            r.paused_total += max(0.0, brk[1] - r.paused_since)
+            r.paused_since = None
+            self.brk = None
 
 
 @dataclass
@@ -112,8 +72,10 @@ class RoundClock:
         if event.action is ClockAction.START:
             if event.round not in self.boards_per_round:
                 raise ValueError(f"round {event.round} is not in the movement")
-        elif self._current() is None:
+        elif (current := self._current()) is None:
             raise ValueError(f"{event.action.value}: no round has started")
+        elif event.action is ClockAction.BREAK_AFTER and event.round is None:
+            event = replace(event, round=current.number)
         self.events.append(event)
 
     def replay(self, records: list[dict[str, Any]]) -> list[str]:
@@ -158,6 +120,15 @@ class RoundClock:
     def start_break(self, minutes: float, at: float) -> None:
         self.apply(ClockEvent(ClockAction.BREAK, at, value=minutes))
 
+    def break_after_round(self, minutes: float, at: float) -> None:
+        """A break of ``minutes`` when the current round ends: the next round's clock
+        waits for it (BCS-like); asked again, the last one counts."""
+        self.apply(ClockEvent(ClockAction.BREAK_AFTER, at, value=minutes))
+
+    def scheduled_break(self) -> tuple[int, float] | None:
+        """(round, minutes) of a break waiting for that round's end, if any."""
+        return self._fold(math.inf).pending
+
     # -- state --------------------------------------------------------------------------------
     def last_event_at(self) -> float | None:
         """When the clock's last event happened (None: no event yet)."""
@@ -167,38 +138,46 @@ class RoundClock:
         """``at``, or the last event's time when the wall clock is behind it."""
         return max(at, self.events[-1].at) if self.events else at
 
-    def _fold(self, until: float) -> tuple[_Round | None, tuple[float, float] | None]:
-        current: _Round | None = None
-        brk: tuple[float, float] | None = None
-        for ev in self.events:
+    def _fold(self, until: float, events: list[ClockEvent] | None = None) -> _Folded:
+        st = _Folded()
+        for ev in self.events if events is None else events:
             if ev.at > until:
                 break
+            st.settle(ev.at)
             if ev.action is ClockAction.START:
                 assert ev.round is not None
-                current = _Round(
+                st.current = _Round(
                     ev.round, ev.at, self.timing.allowed_seconds(self.boards_per_round[ev.round])
                 )
-                brk = None
+                st.brk = None
+                if st.pending is not None and ev.round > st.pending[0]:  # the break asked for
+                    st.brk = (ev.at, ev.at + st.pending[1] * 60)
+                    st.current.paused_since = ev.at
+                    st.pending = None
                 continue
+            current = st.current
             assert current is not None
             if ev.action is ClockAction.PAUSE and current.paused_since is None:
                 current.paused_since = ev.at
             elif ev.action is ClockAction.RESUME and current.paused_since is not None:
                 current.paused_total += ev.at - current.paused_since
                 current.paused_since = None
-                brk = None
+                st.brk = None
             elif ev.action is ClockAction.ADJUST:
                 current.adjust += ev.value
             elif ev.action is ClockAction.EXTEND:
                 current.allowed += ev.value * 60
             elif ev.action is ClockAction.BREAK:
-                brk = (ev.at, ev.at + ev.value * 60)
+                st.brk = (ev.at, ev.at + ev.value * 60)
                 if current.paused_since is None:
                     current.paused_since = ev.at
-        return current, brk
+            elif ev.action is ClockAction.BREAK_AFTER:
+                st.pending = (ev.round or current.number, ev.value)
+        st.settle(until)
+        return st
 
     def _current(self) -> _Round | None:
-        return self._fold(math.inf)[0]
+        return self._fold(math.inf).current
 
     def official_start(self, rnd: int) -> float | None:
         """When the TD started the round (its allowed time runs from here: seed 002); a
@@ -219,7 +198,7 @@ class RoundClock:
     def play_seconds(self, at: float) -> float:
         """Playing time used in the current round (pauses and breaks excluded)."""
         at = self._read_at(at)
-        r, _ = self._fold(at)
+        r = self._fold(at).current
         if r is None:
             return 0.0
         paused = r.paused_total + ((at - r.paused_since) if r.paused_since is not None else 0)
@@ -227,7 +206,7 @@ class RoundClock:
 
     def seconds_left(self, at: float) -> float:
         at = self._read_at(at)
-        r, _ = self._fold(at)
+        r = self._fold(at).current
         if r is None:
             return 0.0
         return r.allowed + r.adjust - self.play_seconds(at)
@@ -235,7 +214,8 @@ class RoundClock:
     def show(self, at: float) -> ClockShow | None:
         """What the displays and terminals show at ``at``."""
         at = self._read_at(at)
-        r, brk = self._fold(at)
+        st = self._fold(at)
+        r, brk = st.current, st.brk
         if r is None:
             return None
         if brk is not None and r.paused_since is not None:
@@ -258,14 +238,49 @@ class RoundClock:
         return ClockShow(r.number, phase, math.ceil(left) if left > 0 else math.floor(left))
 
     def predicted_finish(self, at: float, last_round: int) -> float | None:
-        """When the session ends if every later round runs to time with its move."""
+        """When the session ends if every later round runs to time with its move (and the
+        breaks: the one on now, the one waiting for the round's end)."""
         at = self._read_at(at)
-        r, _ = self._fold(at)
+        st = self._fold(at)
+        r = st.current
         if r is None:
             return None
         move = self.timing.move_minutes * 60
         end = at + max(0.0, self.seconds_left(at))
+        end += max(0.0, st.brk[1] - at) if st.brk is not None else 0.0
+        end += st.pending[1] * 60 if st.pending is not None and r.number < last_round else 0.0
         for later in range(r.number + 1, last_round + 1):
             if later in self.boards_per_round:
                 end += move + self.timing.allowed_seconds(self.boards_per_round[later])
         return end
+
+    # -- the room's clock, for lateness (decisions D10) -------------------------------------------
+    def room_time(self, rnd: int) -> Callable[[float], float] | None:
+        """``room_elapsed`` of round ``rnd`` as a function of the time (None: never started)."""
+        if self.official_start(rnd) is None:
+            return None
+        return lambda at: self.room_elapsed(rnd, at) or 0.0
+
+    def room_elapsed(self, rnd: int, at: float) -> float | None:
+        """Seconds of round ``rnd`` used at ``at`` on the clock the room sees: the allowed
+        time less what the clock shows left, so its pauses and breaks do not count and its
+        adjustments do (time taken off counts as played, an extension as not). After the
+        round's clock gave way to the next round it runs on as it stood. None: the round's
+        clock never started."""
+        starts = [k for k, ev in enumerate(self.events) if ev.action is ClockAction.START]
+        mine = [k for k in starts if self.events[k].round == rnd]
+        if not mine:
+            return None
+        first = mine[-1]
+        later = [k for k in starts if k > first]
+        upto = self.events[: later[0] if later else len(self.events)]  # a break it waits for
+        ends = self.events[later[0]].at if later else None
+        at = max(at, self.events[first].at)
+        st = self._fold(at, upto)
+        r = st.current
+        assert r is not None
+        paused = r.paused_total
+        if r.paused_since is not None:  # a pause still on at ``at`` (or at the next start)
+            paused += (min(at, ends) if ends is not None else at) - r.paused_since
+        left = r.allowed + r.adjust - (at - r.start - paused)
+        return self.timing.allowed_seconds(self.boards_per_round[rnd]) - left

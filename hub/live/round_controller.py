@@ -4,123 +4,59 @@ complete, the next started, the pace changed) for the hub to carry out (D10, D12
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from hub.event.movement.model import Movement
-from hub.live.slow_play import TableRound, minutes_off_pace
+from hub.live.round_events import (
+    BoardReopened,
+    DirectorEntered,
+    Effect,
+    Erased,
+    Event,
+    FirstAction,
+    Key,
+    NextRound,
+    PaceChanged,
+    ResultAccepted,
+    ResultHeld,
+    Resume,
+    RoundComplete,
+    RoundStarted,
+    SessionComplete,
+    TableFinished,
+    Tick,
+    Unplayed,
+    Verified,
+)
+from hub.live.slow_play import Elapsed, TableRound, minutes_off_pace
 
-Key = tuple[int, int, int]  # table, round, board
+__all__ = [
+    "BoardReopened",
+    "DirectorEntered",
+    "Effect",
+    "Erased",
+    "Event",
+    "FirstAction",
+    "Key",
+    "NextRound",
+    "PaceChanged",
+    "ResultAccepted",
+    "ResultHeld",
+    "Resume",
+    "RoundComplete",
+    "RoundController",
+    "RoundRefused",
+    "RoundStarted",
+    "SessionComplete",
+    "TableFinished",
+    "Tick",
+    "Unplayed",
+    "Verified",
+]
 
 
 class RoundRefused(ValueError):
     """The director asked for something the movement does not allow (state unchanged)."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Board:
-    table: int
-    round: int
-    board: int
-
-
-@dataclass(frozen=True, slots=True)
-class _BoardAt(_Board):
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class Resume:
-    """At start: ``played`` = (table, round, board) of every live stored result;
-    ``started_round`` = the last round the stored clock events started (None: none, then
-    the first round not complete). That round is current; complete, it ends now."""
-
-    played: frozenset[Key]
-    started_round: int | None
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class ResultAccepted(_BoardAt): ...  # a terminal's result, stored and accepted (D9)
-
-
-@dataclass(frozen=True, slots=True)
-class Verified(_BoardAt): ...  # the opponents agreed (D10: a board ends entered and verified)
-
-
-@dataclass(frozen=True, slots=True)
-class DirectorEntered(_BoardAt): ...  # the TD entered a result or accepted a held one
-
-
-@dataclass(frozen=True, slots=True)
-class Erased(_Board): ...  # the TD erased the board's result
-
-
-@dataclass(frozen=True, slots=True)
-class FirstAction:
-    table: int  # the table's first board or round start: late arrival (D10)
-    round: int
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class NextRound:
-    at: float  # the director moves the section on now
-
-
-@dataclass(frozen=True, slots=True)
-class Tick:
-    at: float
-    official_start: float | None  # pace runs from the official start, not a table's own (D10)
-    per_board_s: float
-
-
-Event = (
-    Resume | ResultAccepted | Verified | DirectorEntered | Erased | FirstAction | NextRound | Tick
-)
-
-
-@dataclass(frozen=True, slots=True)
-class TableFinished:
-    table_round: TableRound  # once per table and round: the hub proposes slow play from it
-
-
-@dataclass(frozen=True, slots=True)
-class Unplayed:
-    table: int
-    boards: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundComplete:
-    round: int  # D12: its standings may be published; ``forced``: the director ended it
-    unplayed: tuple[Unplayed, ...] = ()
-    forced: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class RoundStarted:
-    round: int  # start its clock at ``at``, give every table its assignment
-    at: float
-    resumed: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SessionComplete: ...  # the section's last round is complete
-
-
-@dataclass(frozen=True, slots=True)
-class PaceChanged:
-    round: int
-    tables: tuple[tuple[int, float], ...]  # (table, minutes behind (+) or ahead (−)) changed
-
-
-@dataclass(frozen=True, slots=True)
-class BoardReopened(_Board): ...  # its terminal may enter it again
-
-
-Effect = (
-    TableFinished | RoundComplete | RoundStarted | SessionComplete | PaceChanged | BoardReopened
-)
 
 
 class RoundController:
@@ -150,6 +86,7 @@ class RoundController:
         self._accepted: set[Key] = set()  # accepted, waiting for the opponents' verification
         self._verified: set[Key] = set()  # verified, waiting for the accepted result
         self._reported: dict[int, float] = {}  # table: minutes off pace last reported
+        self._held_at: dict[Key, float] = {}  # entered at the table, held for the director
 
     @property
     def round(self) -> int:
@@ -184,7 +121,13 @@ class RoundController:
                 return self._half((t, r, b), at, self._accepted, self._verified)
             case Verified(t, r, b, at) if self.needs_verification:
                 return self._half((t, r, b), at, self._verified, self._accepted)
-            case ResultAccepted(t, r, b, at) | DirectorEntered(t, r, b, at):
+            case ResultHeld(t, r, b, at):
+                self._held_at.setdefault((t, r, b), at)
+            case DirectorEntered(t, r, b, at):
+                # a held result the TD decides later was played when the table entered it:
+                # the time at the desk is not the table's (slow play, D10)
+                return self._finish(t, r, b, min(at, self._held_at.pop((t, r, b), at)))
+            case ResultAccepted(t, r, b, at):
                 return self._finish(t, r, b, at)
             case Erased(t, r, b) if (tr := self._tables.get((t, r))) and (
                 r not in self._complete or r == self._round  # complete, waiting: open again
@@ -197,8 +140,8 @@ class RoundController:
                 tr.first_action_at = at if tr.first_action_at is None else tr.first_action_at
             case NextRound(at):
                 return self._next_round(at)
-            case Tick(at, start, per_board_s) if start is not None:
-                return self._pace(at, start, per_board_s)
+            case Tick(at, start, per_board_s, elapsed) if start is not None:
+                return self._pace(at, start, per_board_s, elapsed)
             case Resume(played, started_round, at):
                 return self._resume(played, started_round, at)
         return []
@@ -229,10 +172,13 @@ class RoundController:
         return out + self._complete_round(at) if done else out
 
     def _next_round(self, at: float) -> list[Effect]:
-        """The director moves on. A board accepted but not yet verified was played."""
+        """The director moves on; in the last round that ends the session. A board
+        accepted but not yet verified was played."""
         rnd = self._round
-        if rnd >= self.rounds:
-            raise RoundRefused(f"round {rnd} is the last round of section {self.section}")
+        if rnd >= self.rounds and rnd in self._complete:
+            raise RoundRefused(
+                f"round {rnd} is the last round of section {self.section}: the session is over"
+            )
         if rnd in self._complete:  # complete, waiting for the director
             return self._start(rnd + 1, at)
         unplayed = []
@@ -288,11 +234,15 @@ class RoundController:
             return self._start(current, at, resumed=True)
         return self._complete_round(at) if self._all_done(current) else []
 
-    def _pace(self, at: float, start: float, per_board_s: float) -> list[Effect]:
-        """D10: pace against the official start; only the values that changed are reported."""
+    def _pace(
+        self, at: float, start: float, per_board_s: float, elapsed: Elapsed | None
+    ) -> list[Effect]:
+        """D10: pace against the official start on the room's clock; only the values that
+        changed are reported."""
         changed = []
         for tr in self.playing(self._round):
-            minutes = round(minutes_off_pace(tr, start, per_board_s, at), 1) + 0.0  # no −0.0
+            off = minutes_off_pace(tr, start, per_board_s, at, elapsed)
+            minutes = round(off, 1) + 0.0  # no −0.0
             if self._reported.get(tr.table) != minutes:
                 self._reported[tr.table] = minutes
                 changed.append((tr.table, minutes))

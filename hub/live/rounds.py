@@ -19,6 +19,7 @@ from hub.live import round_controller as rc
 from hub.live.alerts import Alerts
 from hub.live.gateway import Seat, TerminalGateway
 from hub.live.next_seating import next_seating
+from hub.live.room_view import room_tables
 from hub.live.round_clock import RoundClock
 from hub.live.slow_play import TableRound
 from hub.live.terminal_port import ClockView, SessionView, TableAssignment
@@ -36,6 +37,7 @@ class SectionRounds:
     movement: Movement
     clock: RoundClock
     controller: rc.RoundController
+    waiting: bool = False  # the round's clock waits for the director's start (issue 13)
 
     @property
     def round(self) -> int:
@@ -53,6 +55,7 @@ class Rounds:
         alerts: Alerts,
         clock: Callable[[], float],
         record_clock: RecordClock,
+        wait_for_director: bool = False,
     ) -> None:
         self.sections = sections
         self.gateway = gateway
@@ -62,7 +65,10 @@ class Rounds:
         self.record_clock = record_clock
         self.on_round_complete: RoundDone | None = None  # publication
         self.on_table_finished: TableDone | None = None  # slow play
+        self.on_session_complete: Callable[[str], Awaitable[None]] | None = None
         self.session_done = asyncio.Event()
+        self.wait_for_director = wait_for_director  # round 1's clock waits for start_clock
+        self.final: set[str] = set()  # sections whose session is over (final results)
         self._moving: set[tuple[str, int, int]] = set()  # (section, table, round) told where next
 
     def controller(self, section: str) -> rc.RoundController:
@@ -104,7 +110,9 @@ class Rounds:
 
     def _apply_now(self, section: str, state: SectionRounds, effect: rc.Effect) -> None:
         if isinstance(effect, rc.RoundStarted):
-            state.clock.start_round(effect.round, effect.at)
+            state.waiting = state.waiting and effect.resumed  # a round played on starts it
+            if not state.waiting:
+                state.clock.start_round(effect.round, effect.at)
             for seat in self.gateway.in_section(section):
                 self.assign(seat)
             if not effect.resumed:
@@ -128,7 +136,10 @@ class Rounds:
                 )
                 self.alerts.raise_(text, section=section, round=effect.round)
         elif isinstance(effect, rc.SessionComplete):
-            if all(s.controller.is_complete(s.movement.rounds) for s in self.sections.values()):
+            self.final.add(section)
+            for seat in self.gateway.in_section(section):  # SETTINGS final: final results
+                self.tell_session(seat)
+            if self.final >= set(self.sections):
                 self.session_done.set()
         elif isinstance(effect, rc.PaceChanged):
             self.feed.publish(
@@ -159,8 +170,10 @@ class Rounds:
             await self.on_round_complete(section, effect.round)
         elif isinstance(effect, rc.TableFinished) and self.on_table_finished is not None:
             await self.on_table_finished(section, effect.table_round)
-        elif isinstance(effect, rc.RoundStarted):
+        elif isinstance(effect, rc.RoundStarted) and not state.waiting:
             await self.record_clock(section, "start", effect.at, effect.round, None)
+        elif isinstance(effect, rc.SessionComplete) and self.on_session_complete is not None:
+            await self.on_session_complete(section)
 
     async def resume(self, section: str, played: frozenset[tuple[int, int, int]]) -> None:
         """At start: the section's controller learns what the store holds and the round the
@@ -168,10 +181,13 @@ class Rounds:
         state = self.sections[section]
         starts = [r for r in range(1, state.movement.rounds + 1) if state.clock.official_start(r)]
         now = self.clock()
+        state.waiting = self.wait_for_director and not starts  # nothing started: the TD starts
         await self.handle(section, rc.Resume(played, max(starts) if starts else None, now))
-        if state.clock.official_start(state.round) is None:
+        if state.clock.official_start(state.round) is None and not state.waiting:
             state.clock.start_round(state.round, now)
             await self.record_clock(section, "start", now, state.round, None)
+        if self.final >= set(self.sections):  # ended before the restart (recorded)
+            self.session_done.set()
 
     # -- the director ------------------------------------------------------------------------
     async def next_round(self, section: str) -> dict[str, Any]:
@@ -186,13 +202,53 @@ class Rounds:
         ]
         return {"round": self.current(section), "unplayed": unplayed}
 
-    async def start_clock(self, section: str) -> float:
-        """The current round's clock (and the slow-play measure) runs from now."""
+    async def start_clock(self, section: str, restart: bool = False) -> float:
+        """The current round's clock (and the slow-play measure) runs from now; a round
+        whose clock runs starts again from full time only when ``restart`` is given (raises
+        ``RoundRefused`` otherwise, saying the time left). The tables are told."""
         state = self.sections[section]
         now = self.clock()
+        show = state.clock.show(now)
+        running = not state.waiting and state.clock.official_start(state.round) is not None
+        if section in self.final:
+            raise rc.RoundRefused(f"the session of section {section} is over: final results")
+        if running and show is not None and not restart:
+            left = show.seconds_left
+            raise rc.RoundRefused(
+                f"round {state.round} of section {section} is running "
+                f"({'-' * (left < 0)}{abs(left) // 60}:{abs(left) % 60:02d} left): "
+                "restart its clock from full time? (send restart: true)"
+            )
         state.clock.start_round(state.round, now)
+        state.waiting = False
         await self.record_clock(section, "start", now, state.round, None)
+        for seat in self.gateway.in_section(section):  # SETTINGS without "waiting", CLOCK
+            self.tell_session(seat)
         return now
+
+    async def change_movement(
+        self, section: str, movement: Movement, played: frozenset[tuple[int, int, int]]
+    ) -> None:
+        """Another movement from the current round on (late pair, withdrawal, new movement):
+        a controller for it, resumed from what is played as after a restart, its clock's
+        board counts; every seated terminal is told its table again."""
+        state, old = self.sections[section], self.sections[section].controller
+        state.movement = movement
+        state.controller = rc.RoundController(
+            section,
+            movement,
+            auto_advance=old.auto_advance,
+            needs_verification=old.needs_verification,
+        )
+        counts = {
+            n: max((len(r.boards) for r in movement.round_rows(n, section)), default=0)
+            for n in range(1, movement.rounds + 1)
+        }
+        state.clock.boards_per_round.clear()
+        state.clock.boards_per_round.update(counts)
+        await self.handle(section, rc.Resume(played, old.round, self.clock()))
+        for seat in self.gateway.in_section(section):
+            self.assign(seat)
 
     # -- the tables ------------------------------------------------------------------------
     def assign(self, seat: Seat) -> None:
@@ -207,39 +263,33 @@ class Rounds:
         row = state.movement.row(seat.section, seat.table, state.round)
         if row is None:
             return
-        self.gateway.session(seat, SessionView(seat.section, state.movement.rounds))
-        self.gateway.assign(
+        self.tell_session(
             seat,
-            TableAssignment(
+            assignment=TableAssignment(
                 seat.section, seat.table, state.round, row.ns_pair, row.ew_pair, row.boards
             ),
         )
-        show = state.clock.show(self.clock())
-        if show is not None:  # a table that just logged on needs the clock now
-            view = ClockView(seat.section, show.round, show.phase.name.lower(), show.seconds_left)
-            self.gateway.clock(seat, view)
         played = state.controller.table_round(seat.table, state.round)
         if played is not None and played.done:  # waiting for the next round (or the end)
             self._moving.add((seat.section, seat.table, state.round))
             views = next_seating(state.movement, seat.section, seat.table, state.round)
             self.gateway.next_seating(seat.section, seat.table, views)
 
+    def tell_session(self, seat: Seat, assignment: TableAssignment | None = None) -> None:
+        """SETTINGS (waiting for the director, final), the ``assignment`` if given, and the
+        clock (none once the session is over): a table that just logged on needs it now."""
+        assert seat.section is not None
+        state, final = self.sections[seat.section], seat.section in self.final
+        view = SessionView(seat.section, state.movement.rounds, state.waiting, final)
+        self.gateway.session(seat, view)
+        if assignment is not None:
+            self.gateway.assign(seat, assignment)
+        show = state.clock.show(self.clock())
+        if show is not None and not final:
+            clock = ClockView(seat.section, show.round, show.phase.name.lower(), show.seconds_left)
+            self.gateway.clock(seat, clock)
+
     def tables(self, section: str, rnd: int | None = None) -> list[dict[str, Any]]:
         """The room as the console draws it: each table of the round, its progress."""
         state = self.sections[section]
-        rnd = state.round if rnd is None else rnd
-        ctl = state.controller
-        return [
-            {
-                "table": row.table,
-                "ns": row.ns_pair,
-                "ew": row.ew_pair,
-                "boards": list(row.boards),
-                "done": ctl.done(row.table) if rnd == ctl.round else 0,
-                "unverified": ctl.unverified(row.table) if rnd == ctl.round else 0,
-                "minutes_behind": 0.0,
-                "online": self.gateway.online(section, row.table),
-                "battery": self.gateway.battery(section, row.table),
-            }
-            for row in state.movement.round_rows(rnd, section)
-        ]
+        return room_tables(state.movement, state.controller, self.gateway, section, rnd)

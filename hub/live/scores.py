@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Awaitable, Callable
 
 from hub.api.feed import Feed
@@ -22,6 +23,9 @@ from hub.live.views import LiveViews
 from hub.store.store import LiveLine, Store, StoredResult
 
 log = logging.getLogger(__name__)
+# endplay's DDS is not safe to run in two threads at once (it crashes the process): one
+# deal at a time, also when the director's new hand records are solved beside the first
+_DDS = threading.Lock()
 TOLD = {
     "erased": "The director erased board {board}: enter it again",
     "td_entry": "The director entered a result on board {board}",
@@ -59,6 +63,7 @@ class Scores:
         # one): withheld standings may now go out (publication's ``publish_if_clear``)
         self.on_flags_changed: Callable[[str], Awaitable[None]] | None = None
         self._checks: set[asyncio.Task[None]] = set()
+        self.deals_loaded = 0  # hand records loaded by the director: older solutions are stale
 
     @property
     def travellers_shown(self) -> bool:
@@ -146,12 +151,21 @@ class Scores:
         """Double-dummy tables of the hand records by (section, board), one deal at a time
         in a worker thread, each deal once; each board is checked again as its table arrives."""
         solved: dict[str, Makeable] = {}
+        loaded = self.deals_loaded
         for (section, board), deal in sorted(deals.items()):
             if deal not in solved:
                 try:
-                    solved[deal] = await asyncio.to_thread(makeable_tricks, deal)
+                    solved[deal] = await asyncio.to_thread(_solve, deal)
                 except Exception:
                     log.exception("double dummy of board %d failed; its check is skipped", board)
                     continue
+            if loaded != self.deals_loaded:
+                return  # the director loaded other hand records meanwhile: they are solved
             if self.suspicious.deal_solved(section, board, solved[deal]):
                 self.publish_flags(section, board)
+
+
+def _solve(deal: str) -> Makeable:
+    """One deal's double-dummy table, never two at once (``_DDS``)."""
+    with _DDS:
+        return makeable_tricks(deal)

@@ -14,12 +14,14 @@ import logging
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from drivers.base_station import BaseStationDriver
 from drivers.clock.driver import ClockDriver
 from hub.api.feed import Feed
 from hub.api.server import ApiServer
+from hub.event.pair_labels import numbering
 from hub.live.alerts import Alerts
 from hub.live.audit_trail import AuditTrail
 from hub.live.base_station import BaseStationPort
@@ -27,13 +29,14 @@ from hub.live.clock_log import ClockLog
 from hub.live.clock_ticker import ClockTicker
 from hub.live.devices import devices_read
 from hub.live.gateway import TerminalGateway
+from hub.live.hand_record_commands import HandRecordCommands
 from hub.live.intake import Intake
 from hub.live.no_play import tell_again
 from hub.live.publication import Publication
-from hub.live.round_clock import RoundClock, RoundTiming
-from hub.live.round_controller import RoundController
+from hub.live.round_setup import section_rounds
 from hub.live.rounds import Rounds, SectionRounds
 from hub.live.scores import Scores
+from hub.live.session_end import SessionEnd
 from hub.live.slow_play_watch import SlowPlayWatch
 from hub.live.snapshot import Snapshots
 from hub.live.stored import Stored
@@ -41,6 +44,7 @@ from hub.live.supervisor import Supervisor
 from hub.live.suspicious_scores import SuspiciousScores
 from hub.live.table_requests import TableRequests
 from hub.live.td_commands import Commands
+from hub.live.td_pair_commands import PairCommands
 from hub.live.td_result_commands import ResultCommands
 from hub.live.td_room_commands import RoomCommands
 from hub.live.views import LiveViews
@@ -65,6 +69,8 @@ class HubService:
         api: tuple[str, int] | None = None,
         td_pin: str = "",
         allow_remote_feed: bool = False,
+        wait_for_director: bool = False,  # round 1's clock waits for start_clock (issue 13)
+        event_dir: Path | None = None,  # the event file's folder: the club roster is there
     ) -> None:
         self.store = store
         self.event_id = event_id
@@ -80,6 +86,7 @@ class HubService:
         self.supervisor = Supervisor()
         self.api: ApiServer | None = None
         self._api_at, self._pin, self._remote_feed = api, td_pin, allow_remote_feed
+        self._wait, self._event_dir = wait_for_director, event_dir
 
     async def start(self) -> None:
         """Read the store, build the parts, open the API, then the lines."""
@@ -87,11 +94,14 @@ class HubService:
         epoch = await asyncio.to_thread(self.store.next_boot)  # the lines' epoch (protocol §3)
         for station in self.ports:
             station.driver.begin_epoch(epoch)
+        for station in self.ports:  # the room's pair numbers on the wire: EW 1-n (F16)
+            station.set_numbering(numbering(stored.movements))
         self._compose(stored)
         tell_again(self.alerts, stored.no_plays)  # D21: a NO PLAY waiting for a score
         self.intake.load(stored.live, stored.deals)
         self.scores.load(stored.lines, stored.penalties)
         await self.publication.load()
+        self.rounds.final |= await self.session_end.load()  # ended before a restart
         for letter in self.rounds.sections:
             played = {(r.table, r.round, r.board) for r in stored.live if r.section == letter}
             await self.rounds.resume(letter, frozenset(played))
@@ -110,34 +120,24 @@ class HubService:
         self.audit = AuditTrail(self.store, self.event_id, clock, self.alerts.raise_)
         self.gateway = TerminalGateway(list(self.ports))
         self.intake = Intake(stored.movements, self.audit.record, event.room.terminals)
-        self.views = LiveViews(event, stored.movements, stored.names)
+        self.views = LiveViews(event, stored.movements, stored.names, self.alerts.raise_)
         self.suspicious = SuspiciousScores(event.rules.suspicious.limits(), stored.valid_marks)
         self.clock_log = ClockLog(self.store, self.event_id)
-        timing = event.rules.timing
-        round_timing = RoundTiming(
-            timing.minutes_per_board,
-            timing.move_minutes,
-            timing.round_up_to_minutes,
-            timing.extra_minutes,
-        )
         verification = event.rules.display.verification != "none"
-        sections = {}
-        for letter, movement in stored.movements.items():
-            boards = {
-                r: len(movement.round_rows(r, letter)[0].boards)
-                for r in range(1, movement.rounds + 1)
-            }
-            round_clock = RoundClock(round_timing, boards)
-            # every stored clock event, in order: one stamped after "now" happened too (the
-            # wall clock stepped back before this start; the clock ticker reports it)
-            round_clock.replay([c for c in stored.clock_events if c["section"] == letter])
-            controller = RoundController(
-                letter, movement, auto_advance=self.auto_advance, needs_verification=verification
-            )
-            sections[letter] = SectionRounds(movement, round_clock, controller)
-        self.rounds = Rounds(
-            sections, self.gateway, feed, self.alerts, clock, self.clock_log.record
+        sections = section_rounds(
+            event,
+            stored.movements,
+            stored.clock_events,
+            auto_advance=self.auto_advance,
+            verification=verification,
         )
+        self.rounds = Rounds(
+            sections, self.gateway, feed, self.alerts, clock, self.clock_log.record, self._wait
+        )
+        self.session_end = SessionEnd(self.store, self.event_id, feed, self.alerts)
+        self.rounds.on_session_complete = self.session_end.complete
+        for station in self.ports:  # a line that cannot be opened: the director is told
+            station.driver.on_problem = self.alerts.raise_
         self.scores = Scores(
             self.store,
             self.event_id,
@@ -184,6 +184,7 @@ class HubService:
             verification,
             td_pin=self._pin,
         )
+        self.requests.player_numbers.event_dir = self._event_dir  # a store not beside the file
         self.ticker = ClockTicker(
             self.rounds, self.gateway, self.displays, feed, clock, tick_s=self.tick_s
         )
@@ -213,9 +214,18 @@ class HubService:
             feed,
             self.devices,
         )
+        hands = HandRecordCommands(self.scores, self.alerts)
+        self.pairs = PairCommands(self.store, self.event_id, stored, self.rounds, self.views)
         self.commands = Commands(
-            self.store, self.event_id, results, room, sections=list(self.rounds.sections)
+            self.store,
+            self.event_id,
+            results,
+            room,
+            self.pairs,
+            hands,
+            sections=list(self.rounds.sections),
         )
+        hands.dispatch = self.commands.dispatch  # held leads that fit new hand records
         if self._api_at is not None:
             host, port = self._api_at
             self.api = ApiServer(

@@ -5,10 +5,15 @@ official start (ahead, shown negative: how early it finished its last board). At
 the lateness is the time of the last accepted result minus (official start + allowed time)
 (decisions D10), and the event's scale proposes a penalty that the TD confirms or waives,
 saying who pays.
+
+Time is the clock the room sees (TD trial F20): given ``elapsed`` (wall time → seconds of
+the round used on the room's clock, ``RoundClock.room_elapsed``), pauses and breaks do not
+count and the director's adjustments do; without it, the time since the official start.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -38,35 +43,57 @@ class TableRound:
         return max(self.finished_at.values()) if self.done and self.finished_at else None
 
 
-def minutes_behind(tr: TableRound, official_start: float, per_board_s: float, at: float) -> float:
+Elapsed = Callable[[float], float]  # wall time → seconds of the round used on the room's clock
+
+
+def _since(official_start: float, elapsed: Elapsed | None) -> Elapsed:
+    return elapsed if elapsed is not None else (lambda t: t - official_start)
+
+
+def minutes_behind(
+    tr: TableRound,
+    official_start: float,
+    per_board_s: float,
+    at: float,
+    elapsed: Elapsed | None = None,
+) -> float:
     """How far the table is behind an even pace (0 when on time)."""
+    used = _since(official_start, elapsed)
     done = sum(1 for b in tr.boards if b in tr.finished_at)
     if done >= len(tr.boards):
         end = tr.ended_at or at
-        return max(0.0, end - (official_start + len(tr.boards) * per_board_s)) / 60
-    next_due = official_start + (done + 1) * per_board_s
-    return max(0.0, at - next_due) / 60
+        return max(0.0, used(end) - len(tr.boards) * per_board_s) / 60
+    return max(0.0, used(at) - (done + 1) * per_board_s) / 60
 
 
-def minutes_off_pace(tr: TableRound, official_start: float, per_board_s: float, at: float) -> float:
+def minutes_off_pace(
+    tr: TableRound,
+    official_start: float,
+    per_board_s: float,
+    at: float,
+    elapsed: Elapsed | None = None,
+) -> float:
     """Minutes behind (+) or ahead (−) of an even pace: behind as ``minutes_behind``;
     ahead by how long before its due time the table finished its last board (while the
     next is not yet overdue)."""
-    behind = minutes_behind(tr, official_start, per_board_s, at)
+    behind = minutes_behind(tr, official_start, per_board_s, at, elapsed)
     finished = [tr.finished_at[b] for b in tr.boards if b in tr.finished_at]
     if behind > 0 or not finished:
         return behind
-    due = official_start + len(finished) * per_board_s
-    return min(0.0, max(finished) - due) / 60
+    used = _since(official_start, elapsed)
+    return min(0.0, used(max(finished)) - len(finished) * per_board_s) / 60
 
 
-def lateness_minutes(tr: TableRound, official_start: float, allowed_s: float) -> float | None:
-    """D10: end of the table's round minus (official start + allowed time); None while
-    the round is not finished at the table."""
+def lateness_minutes(
+    tr: TableRound, official_start: float, allowed_s: float, elapsed: Elapsed | None = None
+) -> float | None:
+    """D10: end of the table's round minus (official start + allowed time), on the room's
+    clock when ``elapsed`` is given (``allowed_s`` then the time the rules allow, before
+    the director's changes); None while the round is not finished at the table."""
     end = tr.ended_at
     if end is None:
         return None
-    return (end - official_start - allowed_s) / 60
+    return (_since(official_start, elapsed)(end) - allowed_s) / 60
 
 
 def late_arrival_minutes(tr: TableRound, official_start: float) -> float | None:

@@ -1,6 +1,7 @@
 """Slow-play penalties as tables finish their rounds (decisions D10): a table that ends late
-against its round's official start and allowed time gets the event's penalty proposed; the
-director confirms it, saying who pays, or waives it.
+against its round's official start and allowed time, on the clock the room sees (its
+pauses, breaks and the director's adjustments included: TD trial F20), gets the event's
+penalty proposed; the director confirms it, saying who pays, or waives it.
 
 ``SlowPlayWatch`` belongs to the hub's asyncio loop; the store is read and written in worker
 threads.
@@ -47,7 +48,8 @@ class SlowPlayWatch:
         start = clock.official_start(tr.round)
         if self.scale is None or start is None:
             return
-        late = lateness_minutes(tr, start, clock.allowed_seconds(tr.round))
+        allowed = clock.timing.allowed_seconds(clock.boards_per_round[tr.round])
+        late = lateness_minutes(tr, start, allowed, clock.room_time(tr.round))
         if late is None or late <= 0:
             return
         earlier = await asyncio.to_thread(self._offences, {tr.ns_pair, tr.ew_pair})

@@ -10,12 +10,16 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from hub.event.pair_labels import PairLabels
 from hub.live.alerts import Alerts
+from hub.live.clock_state import section_clock
+from hub.live.desk_lists import BoardDue, desk_lists, finished_boards
 from hub.live.publication import Publication
 from hub.live.rounds import Rounds
 from hub.live.slow_play import minutes_off_pace
 from hub.live.suspicious_scores import SuspiciousScores
 from hub.live.views import LiveViews
+from hub.standings.rows import label_rows
 from hub.store.store import Store
 
 
@@ -46,11 +50,13 @@ class Snapshots:
         self.clock = clock
 
     async def build(self) -> dict[str, Any]:
-        held, calls, penalties = await asyncio.to_thread(self._stored)
+        due = finished_boards(self.rounds)  # the boards of rounds that are over
+        (held, not_played), calls, penalties = await asyncio.to_thread(self._stored, due)
         return {
             "event": self.event_name,
             "sections": {letter: self.section(letter) for letter in self.rounds.sections},
             "held": held,
+            "not_played": not_played,
             "suspicious": [f.as_dict() for f in self.suspicious.all_flags()],
             "withheld": dict(self.publication.withheld),
             "td_calls": calls,
@@ -58,31 +64,27 @@ class Snapshots:
             "penalties": penalties,
         }
 
-    def _stored(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
-        held = [
-            {"id": r.id, "section": r.section, "table": r.table, "round": r.round, "board": r.board}
-            for r in self.store.results(self.event_id)
-            if r.status == "held"
-        ]
-        return held, self.store.td_calls(self.event_id), self.store.penalties(self.event_id)
+    def _stored(self, due: list[BoardDue]) -> tuple[Any, list[dict[str, Any]], Any]:
+        movements = {letter: s.movement for letter, s in self.rounds.sections.items()}
+        desk = desk_lists(self.store, self.event_id, movements, due)
+        return desk, self.store.td_calls(self.event_id), self.store.penalties(self.event_id)
 
     def section(self, letter: str) -> dict[str, Any]:
         now = self.clock()
         state = self.rounds.sections[letter]
-        show = state.clock.show(now)
         behind = self.behind(letter, now)
         tables = [
             {**t, "minutes_behind": behind.get(t["table"], 0.0)} for t in self.rounds.tables(letter)
         ]
+        labels = PairLabels.of(state.movement, letter)  # the room's numbers (NS 3, EW 3)
         return {
             "round": state.round,
             "rounds": state.movement.rounds,
             "predicted_finish": state.clock.predicted_finish(now, state.movement.rounds),
-            "clock": None
-            if show is None
-            else {"phase": show.phase.name.lower(), "seconds_left": show.seconds_left},
+            **section_clock(self.rounds, letter, now),  # clock, between_rounds, final
             "tables": tables,
-            "standings": self.views.rows(letter),
+            "standings": label_rows(self.views.rows(letter), labels),
+            "pairs": labels.directory(self.views.names.get(letter, {})),
             "unit": self.views.unit(letter),
             "kind": "teams" if self.views.unit(letter) == "VP" else "pairs",
             "published": self.publication.snapshot(letter),
@@ -94,10 +96,11 @@ class Snapshots:
         state = self.rounds.sections[letter]
         per_board = state.clock.timing.minutes_per_board * 60
         start = state.clock.official_start(state.round) or now
+        room = state.clock.room_time(state.round)  # F20: the clock the room sees
         out = {}
         for row in state.movement.round_rows(state.round, letter):
             tr = state.controller.table_round(row.table, state.round)
             out[row.table] = (
-                0.0 if tr is None else round(minutes_off_pace(tr, start, per_board, now), 1)
+                0.0 if tr is None else round(minutes_off_pace(tr, start, per_board, now, room), 1)
             )
         return out

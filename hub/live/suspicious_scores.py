@@ -70,13 +70,18 @@ class SuspiciousScores:
         self.flags: dict[tuple[str, int], list[Flag]] = {}
 
     def put(self, line: LiveLine) -> bool:
-        """A new live result; True when the board's flags changed."""
+        """A new live result; True when the board's flags changed. A pair-0 line (the
+        sit-out, kept by an older store) is never a result to question (F2)."""
+        if line.ns_pair < 1 or line.ew_pair < 1:
+            return False
         self.lines.setdefault((line.section, line.board), {})[(line.table, line.round)] = line
         return self.check(line.section, line.board)
 
     def reload(self, section: str, board: int, lines: Iterable[LiveLine]) -> bool:
         """The board's live results as the store now has them (after a TD change)."""
-        self.lines[(section, board)] = {(x.table, x.round): x for x in lines}
+        self.lines[(section, board)] = {
+            (x.table, x.round): x for x in lines if x.ns_pair >= 1 and x.ew_pair >= 1
+        }
         return self.check(section, board)
 
     def deal_solved(self, section: str, board: int, makeable: Makeable) -> bool:

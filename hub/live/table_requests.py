@@ -21,9 +21,11 @@ from hub.live import round_controller as rc
 from hub.live import terminal_port as tp
 from hub.live.alerts import Alerts
 from hub.live.audit_trail import AuditTrail
+from hub.live.desk_lists import held_details
 from hub.live.device_register import DeviceRegister
 from hub.live.gateway import Seat, TerminalGateway
 from hub.live.intake import Intake, IntakeResult
+from hub.live.player_numbers import PlayerNumbers
 from hub.live.result_writer import ResultWriter
 from hub.live.rounds import Rounds
 from hub.live.scores import Scores
@@ -31,8 +33,7 @@ from hub.live.store_faults import StoreFaults
 from hub.live.table_erasures import TableErasures
 from hub.live.table_logons import TableLogons, taken_over
 from hub.live.takeover_pin import TakeoverPins
-from hub.standings.rows import names_of
-from hub.store.store import Store
+from hub.store.store import Store, StoredResult
 
 log = logging.getLogger(__name__)
 AT_TABLE = (
@@ -80,6 +81,7 @@ class TableRequests:
         pins = TakeoverPins(td_pin, clock)
         self.logons = TableLogons(gateway, intake, rounds, feed, audit, self.devices, pins)
         self.erasures = TableErasures(store, event_id, intake, rounds, scores, audit)
+        self.player_numbers = PlayerNumbers(store, event_id, gateway, rounds, scores.views, alerts)
 
     async def serve(self, port: tp.TerminalPort) -> None:
         """Everything the port's terminals say, one at a time."""
@@ -217,6 +219,23 @@ class TableRequests:
         answer."""
         self.gateway.answer(s, out.verdict)
 
+    async def _held(self, s: tp.ResultSubmission, stored: StoredResult, reason: str | None) -> None:
+        """A held result: the table played the board now, whenever the TD decides (slow
+        play, D10); what was sent and its conflict follow its alert on the feed as
+        ``held_details`` (TD trial F7: a console open at that moment shows them)."""
+        state = self.rounds.sections.get(s.section)
+        if state is None:
+            return
+        await self.rounds.handle(s.section, rc.ResultHeld(s.table, s.round, s.board, self.clock()))
+        try:
+            details = await asyncio.to_thread(
+                held_details, self.store, self.event_id, state.movement, stored, reason
+            )
+        except Exception:  # the snapshot has them too; the alert has already gone out
+            log.exception("details of held result %d", stored.id)
+            return
+        self.feed.publish("held_details", id=stored.id, **details)
+
     async def answered(self, s: tp.ResultSubmission, out: IntakeResult) -> None:
         """After the answer: score the result and tell the room."""
         stored = out.stored
@@ -230,6 +249,8 @@ class TableRequests:
                 result=stored.id if stored else None,
                 held=out.outcome is tp.Outcome.HELD,
             )
+        if out.outcome is tp.Outcome.HELD and stored is not None:
+            await self._held(s, stored, out.alert)
         if stored is None or out.outcome is tp.Outcome.DUPLICATE:
             return
         self.feed.publish(
@@ -262,31 +283,6 @@ class TableRequests:
         await self.rounds.handle(m.section, rc.Verified(m.table, m.round, m.board, self.clock()))
 
     async def _player_number(self, seat: Seat, m: tp.PlayerKeyed) -> None:
-        """A player keyed a member number: stored for the pair at that seat, and the name,
-        if the event knows it, goes back to the terminal."""
-        state = self.rounds.sections.get(m.section)
-        row = state.movement.row(m.section, m.table, m.round) if state else None
-        if row is None or m.seat > 3:
-            return
-        pair = row.ns_pair if m.seat in (0, 2) else row.ew_pair
-        index = 0 if m.seat in (0, 1) else 1
-        contestants = await asyncio.to_thread(self.store.contestants, self.event_id, m.section)
-        name = None
-        for c in contestants:
-            for player in c["players"]:
-                if player.get("number") == m.number:
-                    name = player.get("name")
-        await asyncio.to_thread(
-            self.store.set_player,
-            self.event_id,
-            m.section,
-            pair,
-            index,
-            name=name,
-            number=m.number,
-            actor=seat.serial,
-        )
-        names = await asyncio.to_thread(self.store.contestants, self.event_id, m.section)
-        self.scores.views.set_names(m.section, names_of(names))  # the standings show them
-        view = tp.PlayerNameView(m.section, m.table, m.round, m.seat, m.number, name or "")
-        self.gateway.player_name(seat, view)
+        """A member number keyed at a seat: its name (the event's, else the club roster's)
+        to the store, the standings and the terminal (``player_numbers``)."""
+        await self.player_numbers.keyed(seat, m)

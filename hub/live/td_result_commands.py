@@ -1,7 +1,9 @@
-"""The director's commands on results (decisions D1, D9): accept or reject a held result,
-enter a result or an artificial score, erase one, mark a suspicious score valid, read a
-board's traveller. A result the director enters or accepts for a table finishes that board
-at the table, as if its terminal had entered it.
+"""The director's commands on results (decisions D1, D9; the director's desk of issue
+[EVENING]): accept or reject a held result, enter a score for any table, round and board
+(a result, an artificial or a weighted score; one or a whole traveller of them), erase one,
+mark a suspicious score valid, read a board's traveller. A result the director enters or
+accepts for a table finishes that board at the table, as if its terminal had entered it; a
+rejected one is asked again of the table.
 
 ``ResultCommands`` belongs to the hub's asyncio loop; store work runs in worker threads.
 """
@@ -13,17 +15,17 @@ from collections.abc import Callable
 from typing import Any
 
 from hub.api import command_models as cm
+from hub.api import desk_models as dm
 from hub.api.feed import Feed
 from hub.api.server import CommandError
-from hub.event.result_key import KeyVerdict, check_key
 from hub.live import round_controller as rc
+from hub.live.desk_entries import DeskRefusal, desk_entry, where
+from hub.live.gateway import TerminalGateway
 from hub.live.publication import Publication
 from hub.live.rounds import Rounds
 from hub.live.scores import Scores
+from hub.live.traveller_rows import traveller_rows
 from hub.store.store import ResultEntry, Store, StoreError
-from scoring.contract import parse_play
-from scoring.errors import ScoringInputError
-from scoring.traveller import Artificial
 
 Args = dict[str, Any]
 
@@ -41,6 +43,8 @@ class ResultCommands:
         feed: Feed,
         clock: Callable[[], float],
     ) -> None:
+        # the terminals, to ask a table again for a result the director rejected
+        self.gateway: TerminalGateway | None = scores.gateway
         self.store = store
         self.event_id = event_id
         self.rounds = rounds
@@ -61,12 +65,14 @@ class ResultCommands:
             await self.rounds.handle(section, rc.Erased(table, rnd, board))
         await self.publication.publish_if_clear(section)
 
-    async def cmd_accept_held(self, args: cm.AcceptHeld, actor: str) -> Args:
+    async def cmd_accept_held(self, args: dm.AcceptHeld, actor: str) -> Args:
+        """Accept a held result: the terminal stays its author, the director is recorded
+        as accepting it; replacing a live result needs ``replace`` (TD trial F7)."""
         rekey = args.rekey.model_dump(exclude_none=True) if args.rekey else {}
         result = args.result
         try:
             stored = await asyncio.to_thread(
-                self.store.decide_held, self.event_id, result, True, actor, rekey
+                self.store.decide_held, self.event_id, result, True, actor, rekey, args.replace
             )
         except StoreError as e:
             raise CommandError(str(e)) from None
@@ -78,46 +84,98 @@ class ResultCommands:
         return {"result": stored.id, "board": stored.board}
 
     async def cmd_reject_held(self, args: cm.RejectHeld, actor: str) -> Args:
+        """Turn a held result down; its table is asked to enter the board again (TD trial
+        F4: the table was left waiting, with no word)."""
         result = args.result
+        held = next(
+            (
+                r
+                for r in await asyncio.to_thread(self.store.results, self.event_id)
+                if r.id == result
+            ),
+            None,
+        )
         try:
             await asyncio.to_thread(self.store.decide_held, self.event_id, result, False, actor)
         except StoreError as e:
             raise CommandError(str(e)) from None
         self.feed.publish("held_rejected", result=result)
+        told = False
+        if held is not None and self.gateway is not None:
+            text = (
+                f"board {held.board}: your result was not accepted by the director; enter it again"
+            )
+            self.gateway.message_table(held.section, held.table, text)
+            told = bool(self.gateway.at_table(held.section, held.table))
         for section in self.rounds.sections:
             await self.publication.publish_if_clear(section)
-        return {}
+        return {"table_told": told}
 
-    async def cmd_enter_result(self, args: cm.EnterResult, actor: str) -> Args:
-        """A result from the TD (a dead terminal, a paper slip), or an artificial score."""
-        section, table, rnd, board = args.section, args.table, args.round, args.board
-        ns, ew = args.ns_pair, args.ew_pair
-        movement = self.rounds.sections[section].movement
-        key = check_key(movement, section, table, rnd, board, ns, ew)
-        if key.verdict is not KeyVerdict.OK:
-            raise CommandError(key.reason)
-        where = (section, table, rnd, board, ns, ew)
+    def _movements(self) -> dict[str, Any]:
+        return {letter: state.movement for letter, state in self.rounds.sections.items()}
+
+    async def cmd_enter_result(self, args: dm.EnterResult, actor: str) -> Args:
+        """A score for any table, round and board: a result (a dead terminal, a paper
+        slip), an artificial score or a weighted one, played or not (TD trial F4)."""
         try:
-            if args.adjusted:
-                Artificial.parse(args.adjusted)
-                entry = ResultEntry(*where, adjusted=args.adjusted, entered_by=actor)
-            else:
-                play = parse_play(args.contract, args.declarer, args.result)
-                entry = ResultEntry(
-                    *where,
-                    contract=str(play.contract) if play.contract else "PASS",
-                    declarer=play.declarer.name if play.declarer else None,
-                    tricks=play.tricks,
-                    entered_by=actor,
-                )
-        except ScoringInputError as e:
-            raise CommandError(e.message) from None
+            entry = desk_entry(self._movements(), args, actor)
+        except DeskRefusal as e:
+            raise CommandError(str(e)) from None
         try:
             stored = (await asyncio.to_thread(self.store.record, self.event_id, [entry]))[0]
         except StoreError as e:
             raise CommandError(str(e)) from None
-        await self.changed(section, board, "td_entry", table, rnd, True)
+        await self.changed(entry.section, entry.board, "td_entry", entry.table, entry.round, True)
         return {"result": stored.id, "revision": stored.revision}
+
+    async def cmd_enter_results(self, args: dm.EnterResults, actor: str) -> Args:
+        """A paper traveller or a round's slips: every entry checked first, the good ones
+        stored in one commit, a reply per entry (stored, or refused with the reason)."""
+        movements = self._movements()
+        replies: list[dict[str, Any]] = []
+        good: list[tuple[int, ResultEntry]] = []
+        seen: set[tuple[str, int, int, int]] = set()
+        for i, line in enumerate(args.entries):
+            try:
+                entry = desk_entry(movements, line, actor)
+                if entry.key in seen:
+                    raise DeskRefusal(f"{where(line)} is given twice in these entries")
+            except DeskRefusal as e:
+                replies.append({"index": i, "status": "refused", "reason": str(e), "result": None})
+                continue
+            seen.add(entry.key)
+            good.append((i, entry))
+            replies.append({"index": i, "status": "stored", "reason": None, "result": None})
+        stored = []
+        if good:
+            try:
+                stored = await asyncio.to_thread(
+                    self.store.record, self.event_id, [e for _, e in good]
+                )
+            except StoreError as e:
+                for i, _ in good:
+                    replies[i].update(status="refused", reason=str(e))
+                good = []
+        for (i, _), st in zip(good, stored, strict=True):
+            replies[i]["result"] = st.id
+        await self._settle([e for _, e in good])
+        return {
+            "entries": replies,
+            "stored": len(good),
+            "refused": len(replies) - len(good),
+        }
+
+    async def _settle(self, entries: list[ResultEntry]) -> None:
+        """After a batch: each board read back and rescored once, each table's board
+        finished, withheld standings released if now clear."""
+        for section, board in sorted({(e.section, e.board) for e in entries}):
+            await self.scores.changed(section, board, "td_entry", None, None)
+        for e in entries:
+            await self.rounds.handle(
+                e.section, rc.DirectorEntered(e.table, e.round, e.board, self.clock())
+            )
+        for section in sorted({e.section for e in entries}):
+            await self.publication.publish_if_clear(section)
 
     async def cmd_erase_result(self, args: cm.EraseResult, actor: str) -> Args:
         section, table, rnd, board = args.section, args.table, args.round, args.board
@@ -153,7 +211,7 @@ class ResultCommands:
         return {"open": len(suspicious.board_flags(section, board))}
 
     async def cmd_traveller(self, args: cm.Traveller, actor: str) -> Args:
-        """Every live result on a board with both sides' scores, for the TD to check."""
+        """Every live result on a board as the director checks it (TD trial F14)."""
         section, board = args.section, args.board
         results = [
             r
@@ -161,28 +219,4 @@ class ResultCommands:
             if r.board == board
         ]
         scored = self.scores.views.scored_board(section, board)
-        by_pairs = {
-            (sl.line.ns, sl.line.ew): sl for sl in (scored.scored_lines() if scored else [])
-        }
-        rows = []
-        for r in sorted(results, key=lambda r: (r.round, r.table)):
-            sl = by_pairs.get((r.ns_pair, r.ew_pair))
-            rows.append(
-                {
-                    "table": r.table,
-                    "round": r.round,
-                    "ns": r.ns_pair,
-                    "ew": r.ew_pair,
-                    "contract": r.contract,
-                    "declarer": r.declarer,
-                    "lead": r.lead,
-                    "tricks": r.tricks,
-                    "score_ns": r.score_ns,
-                    "adjusted": r.adjusted,
-                    "entered_by": r.entered_by,
-                    "revision": r.revision,
-                    "ns_score": None if sl is None else float(sl.ns_score),
-                    "ew_score": None if sl is None else float(sl.ew_score),
-                }
-            )
-        return {"section": section, "board": board, "results": rows}
+        return {"section": section, "board": board, "results": traveller_rows(results, scored)}

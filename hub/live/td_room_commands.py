@@ -15,6 +15,7 @@ from hub.api import command_models as cm
 from hub.api.feed import Feed
 from hub.api.server import CommandError
 from hub.live.clock_log import ClockLog
+from hub.live.clock_state import between_rounds
 from hub.live.gateway import TerminalGateway
 from hub.live.intake import Intake
 from hub.live.publication import Publication
@@ -67,7 +68,29 @@ class RoomCommands:
         return await self._clock(args.section, "extend", args.minutes)
 
     async def cmd_start_break(self, args: cm.StartBreak, actor: str) -> Args:
-        return await self._clock(args.section, "start_break", args.minutes)
+        """BCS-like: between rounds the break starts now; asked during a round it starts
+        when the round ends (the next round's clock waits for it): said in the answer."""
+        section, minutes = args.section, args.minutes
+        state = self.rounds.sections[section]
+        now = self.rounds.clock()
+        if state.waiting:
+            raise CommandError(
+                f"round {state.round} of section {section} has not started: start its clock "
+                "when the room is ready (a break before the first round is not needed)"
+            )
+        if between_rounds(state, now):
+            return {**await self._clock(section, "start_break", minutes), "starts": "now"}
+        try:
+            state.clock.break_after_round(minutes, now)
+        except ValueError as e:
+            raise CommandError(str(e)) from None
+        await self.clock_log.record(section, "break_after", now, state.round, minutes)
+        self.feed.publish("break_scheduled", section=section, round=state.round, minutes=minutes)
+        return {
+            "starts": f"when round {state.round} ends",
+            "round": state.round,
+            "minutes": minutes,
+        }
 
     async def _clock(self, section: str, action: str, value: float | None = None) -> Args:
         """The clock changes (it refuses a value it cannot keep), and what it shows is
@@ -89,7 +112,10 @@ class RoomCommands:
         """Start the current round's clock from now (the room is seated and ready): its
         time, warnings and the slow-play measure count from this moment."""
         section = args.section
-        now = await self.rounds.start_clock(section)
+        try:
+            now = await self.rounds.start_clock(section, args.restart)
+        except RoundRefused as e:
+            raise CommandError(str(e)) from None
         rnd = self.rounds.current(section)
         show = self.rounds.sections[section].clock.show(now)
         assert show is not None
@@ -116,14 +142,14 @@ class RoomCommands:
         return self.devices()
 
     async def cmd_td_call(self, args: cm.TdCall, actor: str) -> Args:
-        call, status, note = args.call, args.status, args.note
+        call, status, note, ruling = args.call, args.status, args.note, args.ruling
         try:
             await asyncio.to_thread(
-                self.store.update_td_call, self.event_id, call, status, actor, note
+                self.store.update_td_call, self.event_id, call, status, actor, note, ruling
             )
         except StoreError as e:
             raise CommandError(str(e)) from None
-        self.feed.publish("td_call", call=call, status=status)
+        self.feed.publish("td_call", call=call, status=status, note=note, ruling=ruling)
         return {}
 
     async def cmd_allow_takeover(self, args: cm.AllowTakeover, actor: str) -> Args:

@@ -17,7 +17,13 @@ from textual.widgets import Digits, Static
 
 from drivers.clock.show import Phase
 from hub.api.client import Source
-from hub.result_screen.barometer import ScreenRow, ScreenSection, clock_show, screen_sections
+from hub.result_screen.barometer import (
+    ScreenRow,
+    ScreenSection,
+    clock_show,
+    played_text,
+    screen_sections,
+)
 from hub.result_screen.state import ScreenState
 from hub.standings.places import moved_text
 
@@ -134,16 +140,16 @@ class ScreenApp(App[None]):
             return
         sec, lines, n, of = shown
         heading = f"{self.state.event}   {sec.heading or 'Section ' + sec.section}".strip()
-        played = (
-            f"after round {sec.after_round} of {sec.rounds}"
-            if sec.after_round
-            else "no standings published yet"
-        )
+        played = played_text(sec)
         if sec.provisional:
             played += f"   provisional: board{'s' * (len(sec.provisional) > 1)} " + ", ".join(
                 map(str, sec.provisional)
             )
         title.update(f"{heading}\n{played}" + (f"   page {n}/{of}" if of > 1 else "") + lost)
+        if sec.hidden:
+            rows.update("The standings of the last rounds are hidden: the final results follow")
+            self.draw_clock()
+            return
         if not sec.rows:
             rows.update("No standings published yet")
             self.draw_clock()
@@ -166,9 +172,14 @@ class ScreenApp(App[None]):
     def draw_clock(self) -> None:
         """The clock of the section on screen, once a second and at each tick of the hub."""
         shown = self.current()
-        show = clock_show(self.state, shown[0], self.now()) if shown else None
+        sec = shown[0] if shown else None
+        final = sec is not None and sec.final
+        show = clock_show(self.state, sec, self.now()) if sec and not final else None
         self.query_one("#clock", Digits).update(show.time_text if show else "--:--")
         over = " (over time)" if show is not None and show.seconds_left < 0 else ""
-        self.query_one("#phase", Static).update(
-            "" if show is None else f"round {show.round}: {PHASES[show.phase]}{over}"
-        )
+        phase = "" if show is None else f"round {show.round}: {PHASES[show.phase]}{over}"
+        if final:
+            phase = "Final results"
+        elif show is None and sec is not None and sec.waiting:
+            phase = "waiting for the director"
+        self.query_one("#phase", Static).update(phase)

@@ -31,13 +31,18 @@ class ScreenSection:
     rows: list[ScreenRow]
     heading: str = ""  # "Overall" for the ranking of every section; else "Section A"
     provisional: tuple[int, ...] = ()  # boards the director released with open questions
+    hidden: bool = False  # standings of a round the event hides (rows left out)
+    final: bool = False  # the final results
+    waiting: bool = False  # the round's clock waits for the director's start
 
 
 def entrant(row: Mapping[str, Any]) -> str:
-    """How the screen names a row's entrant: the team, or the pair (with its direction in
-    a two-winner field)."""
+    """How the screen names a row's entrant: the team, or the pair as the room numbers it
+    ("EW 3" in a Mitchell), else its number (with its direction in a two-winner field)."""
     if "team" in row:
         return str(row["team"])
+    if row.get("label"):
+        return str(row["label"])
     return f"{row['pair']}{' ' + row['direction'] if row.get('direction') else ''}"
 
 
@@ -51,7 +56,8 @@ def screen_row(row: Mapping[str, Any]) -> ScreenRow:
 def overall(sections: list[SectionFeed]) -> ScreenSection:
     """Every section's published entrants in one ranking (decisions D4: by exact totals,
     level totals share the place)."""
-    ranked = overall_ranking((s.letter, s.rows) for s in sections)
+    hidden = any(s.hidden for s in sections)
+    ranked = [] if hidden else overall_ranking((s.letter, s.rows) for s in sections)
     rows = [
         ScreenRow(
             p.rank, f"{p.section}{entrant(p.row)}", p.row.get("name") or "", p.row["text"], None
@@ -65,6 +71,8 @@ def overall(sections: list[SectionFeed]) -> ScreenSection:
         sections[0].unit,
         rows,
         heading="Overall",
+        hidden=hidden,
+        final=all(s.final for s in sections),
     )
 
 
@@ -78,8 +86,13 @@ def screen_sections(state: ScreenState) -> list[ScreenSection]:
             s.published_round,
             s.rounds,
             s.unit,
-            [screen_row(r) for r in s.rows],
+            [] if s.hidden else [screen_row(r) for r in s.rows],
             provisional=s.provisional,
+            # F13: hidden on the projector as at the tables, after the session's end too
+            # while the final standings are withheld (the final ones are never hidden)
+            hidden=s.hidden,
+            final=s.final,
+            waiting=s.waiting,
         )
         for s in feeds
     ]
@@ -94,3 +107,13 @@ def clock_show(state: ScreenState, section: ScreenSection, now: float) -> ClockS
     letter = section.section or min(state.sections, default="")
     feed = state.sections.get(letter)
     return feed.clock.show(now) if feed and feed.clock else None
+
+
+def played_text(sec: ScreenSection) -> str:
+    """The line under a page's heading: the round the standings are after, "Final results"
+    only when they are the last round's (the session may end while the last round's
+    standings are withheld for the director: then they are not the final results yet)."""
+    if not sec.after_round:
+        return "no standings published yet"
+    played = f"after round {sec.after_round} of {sec.rounds}"
+    return f"Final results ({played})" if sec.final and sec.after_round >= sec.rounds else played

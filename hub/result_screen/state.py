@@ -1,5 +1,7 @@
 """What the result screen knows, folded from the hub's feed (docs/api.md): each section's
-last published standings, its round and its clock. Pure: no I/O, the time is passed in."""
+last published standings (hidden in the event's last rounds, as at the terminals: TD trial
+F13), its round, its clock (or "waiting for the director") and the end of the session
+(final results). Pure: no I/O, the time is passed in."""
 
 from __future__ import annotations
 
@@ -32,8 +34,8 @@ class ClockReading:
 
 def reading(clock: dict[str, Any] | None, rnd: int, at: float) -> ClockReading | None:
     """A clock of the feed (``{"phase": "last_board", "seconds_left": 300}``) as a reading."""
-    if not clock:
-        return None
+    if not clock or clock.get("phase", "").upper() not in Phase.__members__:
+        return None  # none yet, or "waiting" for the director's start (``SectionFeed``)
     return ClockReading(rnd, Phase[clock["phase"].upper()], float(clock["seconds_left"]), at)
 
 
@@ -50,6 +52,9 @@ class SectionFeed:
     provisional: tuple[int, ...] = ()  # boards released with open questions (D12)
     rows: list[dict[str, Any]] = field(default_factory=list)  # rows with "previous_rank"
     clock: ClockReading | None = None
+    hidden: bool = False  # the published standings are of a round the event hides
+    final: bool = False  # the session is over: the standings are the final results
+    waiting: bool = False  # the round's clock waits for the director's start
 
 
 @dataclass(slots=True)
@@ -83,9 +88,15 @@ class ScreenState:
             sec.published_round = msg["round"]
             sec.provisional = tuple(msg.get("provisional") or ())
             sec.rows = list(msg["rows"])
+            sec.hidden, sec.final = bool(msg.get("hidden")), sec.final or bool(msg.get("final"))
+            return "standings"
+        if name == "session_complete":
+            sec.final, sec.clock = True, None
             return "standings"
         if name == "clock":
-            sec.clock = reading(msg, msg["round"], now)
+            if sec.final:
+                return None  # the session is over: no clock on the screen
+            sec.clock, sec.waiting = reading(msg, msg["round"], now), False
             return "standings" if relinked else "clock"
         if name == "round_started":
             sec.round = msg["round"]
@@ -108,4 +119,7 @@ class ScreenState:
                 tuple(published.get("provisional") or ()),
                 list(published.get("rows") or []),
                 reading(s.get("clock"), s["round"], now),
+                bool(published.get("hidden")),
+                bool(s.get("final")),
+                (s.get("clock") or {}).get("phase") == "waiting",
             )

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hub.event.event_file import EventFile, Scoring
 from hub.event.movement.model import Movement
 from hub.event.vp_table_file import load_scale
+from hub.standings.left_out import LeftOut, score_without_bad, usable_lines
 from hub.store.store import LiveLine, Store, StoredResult
 from scoring.board import board_vulnerability
 from scoring.board_score import BoardScore
 from scoring.contract import Play, Seat, parse_contract
 from scoring.law77 import score_ns
-from scoring.methods import kind_of, score_board
+from scoring.methods import kind_of
 from scoring.standings import Standing, Tally, standings_by_direction
 from scoring.team_match import MatchResult, TeamBoard, score_match
 from scoring.team_standings import PlayedMatch, TeamStanding, team_standings
@@ -70,25 +71,38 @@ class SectionView:
     standings: dict[str | None, list[Standing]]
     matches: list[PlayedMatch]
     team_standings: list[TeamStanding]
+    left_out: list[LeftOut] = field(default_factory=list)  # stored lines scoring cannot use
 
 
 def pairs_view(
     event: EventFile, section: str, movement: Movement, results: Sequence[StoredResult | LiveLine]
 ) -> SectionView:
+    """Every board scored from the lines it can use (F2: a pair-0 row or an unreadable
+    line of an older store is left out and named, never an exception for the section)."""
     rules = event.pairs_rules()
-    scored = [score_board(t, rules) for t in travellers(results)]
+    by_board: dict[int, list[StoredResult | LiveLine]] = defaultdict(list)
+    for r in results:
+        by_board[r.board].append(r)
+    scored: list[BoardScore] = []
+    bad: list[LeftOut] = []
+    for board, mine in sorted(by_board.items()):
+        score, _, left = score_without_bad(board, mine, rules, traveller_line)
+        bad += left
+        if score is not None:
+            scored.append(score)
     tally = Tally(kind_of(rules), movement.layout.winners)
     for s in scored:
         tally.set_board(s)
     table = standings_by_direction(tally, event.rules.tie_breaks, event.rules.lot_seed)
-    return SectionView(section, movement, scored, tally, table, [], [])
+    return SectionView(section, movement, scored, tally, table, [], [], bad)
 
 
 def teams_view(
     event: EventFile, section: str, movement: Movement, results: Sequence[StoredResult | LiveLine]
 ) -> SectionView:
     """Matches from the two tables of each match (open: home NS; closed: home EW)."""
-    live = {(r.table, r.round, r.board): traveller_line(r) for r in results}
+    good, bad = usable_lines(results, traveller_line)
+    live = {(r.table, r.round, r.board): line for r, line in good}
     scale = load_scale(event.rules.vp_scale)
     matches: list[PlayedMatch] = []
     for open_t, closed_t in movement.layout.matches:
@@ -106,7 +120,7 @@ def teams_view(
                 result: MatchResult = score_match(boards, scale=scale)
                 matches.append(PlayedMatch(row.ns_pair, row.ew_pair, result))
     ranked = team_standings(matches, event.rules.tie_breaks, lot_seed=event.rules.lot_seed)
-    return SectionView(section, movement, [], None, {}, matches, ranked)
+    return SectionView(section, movement, [], None, {}, matches, ranked, bad)
 
 
 def rebuild(store: Store, event_id: int) -> dict[str, SectionView]:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
+from hub.event.pair_labels import PairLabels
 from scoring.board_score import ScoreKind
 from scoring.numbers import display
 from scoring.standings import Standing
@@ -24,17 +25,22 @@ def score_text(value: Fraction, kind: ScoreKind) -> str:
 
 
 def pairs_rows(
-    standings: dict[str | None, list[Standing]], kind: ScoreKind, names: dict[int, str]
+    standings: dict[str | None, list[Standing]],
+    kind: ScoreKind,
+    names: dict[int, str],
+    labels: PairLabels | None = None,
 ) -> list[dict[str, Any]]:
     """Every pair's row, best first in each direction (one list per direction in a
-    two-winner field, NS first)."""
+    two-winner field, NS first); ``label`` as the room writes the pair ("EW 3", "7")."""
     rows: list[dict[str, Any]] = []
-    for direction, table in standings.items():
+    order = sorted(standings.items(), key=lambda item: item[0] == "EW")  # the NS field first
+    for direction, table in order:
         for s in table:
             t = s.total
             rows.append(
                 {
                     "pair": t.pair.number,
+                    "label": _label(labels, t.pair.number, direction),
                     "direction": direction,
                     "name": names.get(t.pair.number, ""),
                     "rank": s.rank,
@@ -46,6 +52,21 @@ def pairs_rows(
                 }
             )
     return rows
+
+
+def _label(labels: PairLabels | None, pair: int, direction: str | None) -> str | None:
+    """The room's label; without the section's numbering a two-winner field's label is
+    unknown (None: EW 3 is pair 10 inside the hub), one numbering's is the number."""
+    if labels is not None:
+        return labels.label(pair)
+    return None if direction else str(pair)
+
+
+def label_rows(rows: list[dict[str, Any]], labels: PairLabels) -> list[dict[str, Any]]:
+    """Rows (pairs or teams) with ``label`` set from the section's numbering, NS field
+    first (a row's order within its field kept)."""
+    out = [{**r, "label": labels.label(int(r["pair"]))} for r in rows]
+    return sorted(out, key=lambda r: r.get("direction") == "EW")
 
 
 def teams_rows(
@@ -61,6 +82,7 @@ def teams_rows(
             {
                 "team": team,
                 "pair": team,
+                "label": str(team),
                 "direction": None,
                 "name": names.get(team, ""),
                 "rank": t.rank,

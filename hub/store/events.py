@@ -11,11 +11,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from hub.event.event_file import EventFile, parse_event
+from hub.event.event_diff import StoredSection, differences
+from hub.event.event_file import EventFile, EventFileError, parse_event
 from hub.event.hand_records import HandRecordError, read_hand_records
 from hub.event.movement.build import build_movement
 from hub.event.movement.check import check_movement
 from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+from hub.event.pair_labels import PairLabels, check_pairs
 from hub.event.vp_table_file import anchor_vp_table
 from hub.store import schema as t
 from hub.store.part import StorePart
@@ -44,6 +46,17 @@ def layout_from_json(data: dict[str, Any]) -> Layout:
     )
 
 
+def roster_problems(event: EventFile, base_dir: Path | None) -> list[tuple[str, str]]:
+    """``[event] roster``: the club roster file must be there (beside the event file)."""
+    roster = event.event.roster
+    if roster is None:
+        return []
+    path = (base_dir or Path(".")) / roster
+    if path.is_file():
+        return []
+    return [("event.roster", f"no roster file {roster!r} beside the event file ({path})")]
+
+
 class EventStore(StorePart):
     """Part of ``Store``: events, sections, movements and hand records. A section's movement
     is read once and cached (the cache follows this store's own movement changes). Like
@@ -62,9 +75,16 @@ class EventStore(StorePart):
         event_text = anchor_vp_table(event_text, base_dir, source)  # beside the event file
         event = parse_event(event_text, source)
         movements: list[tuple[int, str, Movement]] = []
+        numbering: dict[str, PairLabels] = {}
+        problems: list[tuple[str, str]] = []
         for s_index, session in enumerate(event.sessions):
-            for section in session.sections:
-                movement = build_movement(section.movement, section.letter, base_dir)
+            for c_index, section in enumerate(session.sections):
+                try:
+                    movement = build_movement(section.movement, section.letter, base_dir)
+                except MovementError as e:  # which section's movement cannot be made
+                    raise MovementError(
+                        f"section {section.letter}: {e.message}", e.row, e.rule
+                    ) from None
                 report = check_movement(movement)
                 if not report.ok:
                     first = report.errors[0]
@@ -72,6 +92,15 @@ class EventStore(StorePart):
                         f"section {section.letter}: {first.message}", first.row, first.rule
                     )
                 movements.append((s_index, section.letter, movement))
+                labels = numbering[section.letter] = PairLabels.of(movement, section.letter)
+                at = f"sessions[{s_index}].sections[{c_index}].pairs"
+                problems += [
+                    (at if i < 0 else f"{at}[{i}]", why)
+                    for i, why in check_pairs(section.pairs, labels, movement.layout.kind.value)
+                ]
+        problems += roster_problems(event, base_dir)
+        if problems:
+            raise EventFileError(problems, source)
         deals: dict[int, dict[int, str]] = {}
         for s_index, session in enumerate(event.sessions):
             if session.hand_records:
@@ -116,7 +145,7 @@ class EventStore(StorePart):
                                 event_id=ev.id,
                                 section=section.letter,
                                 kind="pair",
-                                number=pair.number,
+                                number=numbering[section.letter].internal(pair),
                                 name=None,
                                 not_competing=pair.not_competing,
                                 players=[p.model_dump(exclude_none=True) for p in pair.players],
@@ -169,7 +198,7 @@ class EventStore(StorePart):
             ev = db.get(t.Event, event_id)
             if ev is None:
                 raise StoreError(f"no event {event_id} in this store")
-            return parse_event(ev.event_file)
+            return parse_event(ev.event_file, f"event {event_id} in the store", stored=True)
 
     def sections(self, event_id: int) -> list[str]:
         with Session(self.engine) as db:
@@ -253,6 +282,32 @@ class EventStore(StorePart):
             )
         self._movements[(event_id, section)] = changed
         return changed
+
+    def differences_from_file(
+        self, event_id: int, event_text: str, base_dir: Path | None = None, source: str = ""
+    ) -> list[str]:
+        """How an event file differs from stored event ``event_id`` (names, pairs,
+        movements, rules) in plain sentences; empty when they agree (TD trial F11)."""
+        text = anchor_vp_table(event_text, base_dir, source or "event file")
+        file = parse_event(text, source or "event file")
+        built: dict[str, Movement | str] = {}
+        for session in file.sessions:
+            for section in session.sections:
+                try:
+                    built[section.letter] = build_movement(
+                        section.movement, section.letter, base_dir
+                    )
+                except MovementError as e:
+                    built[section.letter] = e.message
+        contestants = self.contestants(event_id)  # type: ignore[attr-defined]
+        held = {
+            letter: StoredSection(
+                self.movement(event_id, letter),
+                [c for c in contestants if c["section"] == letter],
+            )
+            for letter in self.sections(event_id)
+        }
+        return differences(file, built, self.event(event_id), held)
 
     def hand_records(self, event_id: int, session: int = 0) -> dict[int, str]:
         """Every board's deal of a session (empty without hand records)."""

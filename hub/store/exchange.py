@@ -1,5 +1,6 @@
 """Import and export: BWS-shaped CSVs (Bridgemate's RoundData, ReceivedData, PlayerNumbers
-tables) and a JSON backup of a whole event."""
+tables) and a JSON backup of a whole event. ReceivedData and the scorer's traveller CSV are
+in ``hub/store/received_data.py`` (names kept importable from here)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,28 @@ from sqlalchemy.orm import Session
 
 from hub.event.csv_cells import SafeWriter, plain_row
 from hub.store import schema as t
-from hub.store.store import ResultEntry, Store, StoreError
-from scoring.board import Seat
-from scoring.contract import parse_contract, parse_tricks
+from hub.store.received_data import (
+    RECEIVED_DATA,
+    ImportOutcome,
+    import_received_data,
+    write_received_data,
+    write_travellers,
+)
+from hub.store.store import Store, StoreError
+
+__all__ = [
+    "PLAYER_NUMBERS",
+    "RECEIVED_DATA",
+    "ROUND_DATA",
+    "ImportOutcome",
+    "backup_json",
+    "export_bws",
+    "import_player_numbers",
+    "import_received_data",
+    "import_round_data",
+    "restore_json",
+    "write_travellers",
+]
 
 ROUND_DATA = (
     "Section",
@@ -29,43 +49,12 @@ ROUND_DATA = (
     "HighBoard",
     "CustomBoards",
 )
-RECEIVED_DATA = (
-    "ID",
-    "Section",
-    "Table",
-    "Round",
-    "Board",
-    "PairNS",
-    "PairEW",
-    "Declarer",
-    "NS/EW",
-    "Contract",
-    "Result",
-    "LeadCard",
-    "Remarks",
-    "DateLog",
-    "TimeLog",
-    "Erased",
-)
 PLAYER_NUMBERS = ("Section", "Table", "Direction", "Number", "Name")
 
 
-def _bws_contract(contract: str | None) -> str:
-    """Bridgemate's spelling: ``4 S x``, ``3 NT``, ``PASS``."""
-    c = parse_contract(contract or "PASS")
-    if c is None:
-        return "PASS"
-    dbl = {1: "", 2: " x", 4: " xx"}[c.doubling.value]
-    return f"{c.level} {c.strain.value}{dbl}"
-
-
-def _our_contract(text: str) -> str | None:
-    raw = text.strip().upper().replace(" ", "")
-    return raw or None
-
-
 def export_bws(store: Store, event_id: int, folder: Path) -> list[Path]:
-    """Write RoundData.csv, ReceivedData.csv (every revision) and PlayerNumbers.csv."""
+    """Write RoundData.csv, ReceivedData.csv (the results that count: F18) and
+    PlayerNumbers.csv."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     rd = folder / "RoundData.csv"
@@ -88,43 +77,7 @@ def export_bws(store: Store, event_id: int, folder: Path) -> list[Path]:
                     ]
                 )
     written.append(rd)
-    rcv = folder / "ReceivedData.csv"
-    with rcv.open("w", newline="", encoding="utf-8") as f:
-        w = SafeWriter(csv.writer(f), keep={RECEIVED_DATA.index("Result")})  # "=", "+1": ours
-        w.writerow(RECEIVED_DATA)
-        for r in store.results(event_id):
-            seat = Seat.parse(r.declarer) if r.declarer else None
-            declarer_pair = (
-                "" if seat is None else (r.ns_pair if seat.side.value == "NS" else r.ew_pair)
-            )
-            result = ""
-            c = parse_contract(r.contract) if r.contract else None
-            if c is not None and r.tricks is not None:
-                diff = r.tricks - c.tricks_needed
-                result = "=" if diff == 0 else f"{diff:+d}"
-            when = r.received_at or dt.datetime.now(dt.UTC)
-            remarks = f"adjusted {r.adjusted}" if r.adjusted else (r.note or "")
-            w.writerow(
-                [
-                    r.id,
-                    r.section,
-                    r.table,
-                    r.round,
-                    r.board,
-                    r.ns_pair,
-                    r.ew_pair,
-                    declarer_pair,
-                    r.declarer or "",
-                    "" if r.adjusted else _bws_contract(r.contract),
-                    result,
-                    r.lead or "",
-                    remarks,
-                    when.strftime("%Y-%m-%d"),
-                    when.strftime("%H:%M:%S"),
-                    "True" if r.erased else "False",
-                ]
-            )
-    written.append(rcv)
+    written.append(write_received_data(store, event_id, folder / "ReceivedData.csv"))
     pn = folder / "PlayerNumbers.csv"
     with pn.open("w", newline="", encoding="utf-8") as f:
         w = SafeWriter(csv.writer(f))
@@ -153,50 +106,6 @@ def export_bws(store: Store, event_id: int, folder: Path) -> list[Path]:
                     )
     written.append(pn)
     return written
-
-
-def import_received_data(store: Store, event_id: int, path: Path, actor: str = "import") -> int:
-    """Read a ReceivedData.csv into the store (one transaction); returns results added."""
-    text = path.read_text(encoding="utf-8-sig")
-    entries = []
-    for n, row in enumerate(map(plain_row, csv.DictReader(io.StringIO(text))), start=2):
-        try:
-            contract = _our_contract(row.get("Contract", ""))
-            declarer = (row.get("NS/EW") or "").strip() or None
-            result = (row.get("Result") or "").strip()
-            tricks = None
-            c = parse_contract(contract) if contract else None
-            if c is not None:
-                tricks = parse_tricks(c, result)
-            remarks = row.get("Remarks", "") or ""
-            adjusted = (
-                remarks.removeprefix("adjusted ").strip()
-                if remarks.startswith("adjusted ")
-                else None
-            )
-            entries.append(
-                ResultEntry(
-                    section=row["Section"],
-                    table=int(row["Table"]),
-                    round=int(row["Round"]),
-                    board=int(row["Board"]),
-                    ns_pair=int(row["PairNS"]),
-                    ew_pair=int(row["PairEW"]),
-                    contract=None if adjusted else contract,
-                    declarer=None if adjusted else declarer,
-                    lead=row.get("LeadCard") or None,
-                    tricks=tricks,
-                    adjusted=adjusted,
-                    entered_by=actor,
-                    submission_key=f"import:{path.name}:{row.get('ID') or n}",
-                    erased=(row.get("Erased", "").strip().lower() in ("true", "1")),
-                )
-            )
-        except (KeyError, ValueError) as e:
-            raise StoreError(f"{path.name} line {n}: {e}") from None
-    stored = store.record(event_id, entries)
-    store.audit(event_id, actor, "imported_results", {"file": path.name, "rows": len(entries)})
-    return sum(1 for s in stored if not s.duplicate)
 
 
 _TABLES = (
@@ -290,8 +199,8 @@ def import_round_data(store: Store, event_id: int, path: Path, actor: str = "imp
                 int(row["EWPair"]),
                 boards,
             )
-        except (KeyError, ValueError) as e:
-            raise StoreError(f"{path.name} line {n}: {e}") from None
+        except (KeyError, ValueError, TypeError, AttributeError) as e:  # a short row: None
+            raise StoreError(f"{path.name} line {n}: {_cell_problem(e)}") from None
         rows.setdefault(mr.section, []).append(mr)
     for section, section_rows in rows.items():
         current = store.movement(event_id, section)
@@ -310,7 +219,9 @@ def import_player_numbers(store: Store, event_id: int, path: Path, actor: str = 
             section, table = row["Section"].strip(), int(row["Table"])
             direction = row["Direction"].strip().upper()[:1]
             seat_row = store.movement(event_id, section).row(section, table, 1)
-            if seat_row is None or direction not in "NESW":
+            if len(direction) != 1 or direction not in "NESW":
+                raise ValueError(f"direction {row['Direction']!r} is not N, E, S or W")
+            if seat_row is None:
                 raise ValueError(f"no seat {direction} at table {table} in round 1")
             pair = seat_row.ns_pair if direction in "NS" else seat_row.ew_pair
             index = 0 if direction in "NE" else 1
@@ -324,6 +235,16 @@ def import_player_numbers(store: Store, event_id: int, path: Path, actor: str = 
                 actor=actor,
             )
             count += 1
-        except (KeyError, ValueError) as e:
-            raise StoreError(f"{path.name} line {n}: {e}") from None
+        except (KeyError, ValueError, TypeError, AttributeError) as e:  # a short row: None
+            raise StoreError(f"{path.name} line {n}: {_cell_problem(e)}") from None
     return count
+
+
+def _cell_problem(e: Exception) -> str:
+    """What is wrong with a row's cells, in words: a cell missing from a short row reads as
+    None (``TypeError``/``AttributeError``), a missing column as ``KeyError``."""
+    if isinstance(e, TypeError | AttributeError):
+        return "the row has fewer cells than the header"
+    if isinstance(e, KeyError):
+        return f"no column {e}"
+    return str(e)

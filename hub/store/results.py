@@ -26,6 +26,7 @@ from hub.store.values import (
     StoredResult,
     StoreError,
     aware,
+    conflict_text,
     to_stored,
 )
 
@@ -153,10 +154,11 @@ class ResultStore(StorePart):
                 submission = e.submission_key
                 if submission is not None:
                     family = known.setdefault(submission, [])
-                    since = [
+                    since = [  # a rejected one is gone: its table enters the board again
                         x
                         for x in family
-                        if _key(x) != e.key or x.revision > erased_at.get(e.key, 0)
+                        if x.status != "rejected"
+                        and (_key(x) != e.key or x.revision > erased_at.get(e.key, 0))
                     ]
                     same = next((x for x in since if _key(x) == e.key and e.same_result(x)), None)
                     if same is not None:
@@ -212,19 +214,37 @@ class ResultStore(StorePart):
         accept: bool,
         actor: str,
         rekey: dict[str, Any] | None = None,
+        replace: bool = False,
     ) -> StoredResult | None:
         """The TD accepts a held result (as a new accepted revision, optionally re-keyed to
-        the real board, pairs or direction) or rejects it. One transaction; audited."""
+        the real board, pairs or direction) or rejects it. One transaction; audited. The
+        accepted result keeps its author (the terminal, ``entered_by``) and records the TD
+        in ``accepted_by`` (TD trial F7); it replaces a live result at its key only with
+        ``replace`` (refused otherwise, naming the result there)."""
         with Session(self.engine) as db:
             held = db.get(t.ResultRecord, result_id)
             if held is None or held.event_id != event_id or held.status != "held":
                 raise StoreError(f"result {result_id} is not a held result of event {event_id}")
             entry = to_stored(held)
+        base = {n: getattr(entry, n) for n in ENTRY_FIELDS}
+        base.update(rekey or {})
+        accepted = ResultEntry(
+            **{
+                **base,
+                "submission_key": None,
+                "accepted_by": actor,
+                "note": f"accepted from held result {result_id}",
+            }
+        )
 
         def release(db: Session) -> None:
             row = db.get(t.ResultRecord, result_id, with_for_update=True)
             if row is None or row.status != "held":
                 raise StoreError(f"result {result_id} was decided meanwhile")
+            if accept and not replace:
+                live = self._live_at(db, event_id, accepted.key)
+                if live is not None:
+                    raise StoreError(f"{conflict_text(live)}: accept with replace to replace it")
             row.status = "released" if accept else "rejected"
             db.add(
                 t.AuditEntry(
@@ -232,7 +252,7 @@ class ResultStore(StorePart):
                     at=self.clock(),
                     actor=actor,
                     action="held_accepted" if accept else "held_rejected",
-                    detail={"result": result_id, "rekey": rekey or {}},
+                    detail={"result": result_id, "rekey": rekey or {}, "replace": replace},
                 )
             )
 
@@ -240,12 +260,27 @@ class ResultStore(StorePart):
             with Session(self.engine) as db, db.begin():
                 release(db)
             return None
-        base = {n: getattr(entry, n) for n in ENTRY_FIELDS}
-        base.update(rekey or {})
-        base["submission_key"] = None
-        base["entered_by"] = actor
-        base["note"] = f"accepted from held result {result_id}"
-        return self.record(event_id, [ResultEntry(**base)], also=release)[0]
+        return self.record(event_id, [accepted], also=release)[0]
+
+    @staticmethod
+    def _live_at(db: Session, event_id: int, key: tuple[str, int, int, int]) -> StoredResult | None:
+        """The live result of one key (its latest accepted revision unless erased)."""
+        r = t.ResultRecord
+        section, table, rnd, board = key
+        row = db.scalars(
+            select(r)
+            .where(
+                r.event_id == event_id,
+                r.section == section,
+                r.table_no == table,
+                r.round == rnd,
+                r.board == board,
+                r.status == "accepted",
+            )
+            .order_by(r.revision.desc())
+            .limit(1)
+        ).first()
+        return None if row is None or row.erased else to_stored(row)
 
     def results(self, event_id: int, section: str | None = None) -> list[StoredResult]:
         """Every stored revision, oldest first."""

@@ -133,8 +133,15 @@ class RoomStore(StorePart):
             return call.id
 
     def update_td_call(
-        self, event_id: int, call_id: int, status: str, actor: str, note: str | None = None
+        self,
+        event_id: int,
+        call_id: int,
+        status: str,
+        actor: str,
+        note: str | None = None,
+        ruling: str | None = None,
     ) -> None:
+        """The call's status (and note); a ruling is kept in the audit log, the latest shown."""
         if status not in ("launched", "in_progress", "resolved", "deferred"):
             raise StoreError(
                 f"TD call status {status!r} is not launched, in_progress, resolved or deferred"
@@ -152,12 +159,23 @@ class RoomStore(StorePart):
                     at=self.clock(),
                     actor=actor,
                     action="td_call",
-                    detail={"call": call_id, "status": status},
+                    detail={"call": call_id, "status": status}
+                    | ({"ruling": ruling} if ruling else {}),
                 )
             )
 
     def td_calls(self, event_id: int) -> list[dict[str, Any]]:
         with Session(self.engine) as db:
+            a = t.AuditEntry
+            rulings = {
+                d["call"]: d["ruling"]
+                for d in db.scalars(
+                    select(a.detail)
+                    .where(a.event_id == event_id, a.action == "td_call")
+                    .order_by(a.id)
+                )
+                if "ruling" in d
+            }
             return [
                 {
                     "id": c.id,
@@ -166,6 +184,7 @@ class RoomStore(StorePart):
                     "round": c.round,
                     "status": c.status,
                     "note": c.note,
+                    "ruling": rulings.get(c.id),
                 }
                 for c in db.scalars(
                     select(t.TDCall).where(t.TDCall.event_id == event_id).order_by(t.TDCall.id)

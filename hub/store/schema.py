@@ -95,8 +95,9 @@ class ResultRecord(Base):
     lead: Mapped[str | None] = mapped_column(String(3), nullable=True)
     tricks: Mapped[int | None] = mapped_column(Integer, nullable=True)
     score_ns: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    adjusted: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    adjusted: Mapped[str | None] = mapped_column(String(160), nullable=True)
     entered_by: Mapped[str] = mapped_column(String(64))
+    accepted_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
     submission_key: Mapped[str | None] = mapped_column(String(128), nullable=True)
     received_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     terminal_time: Mapped[dt.datetime | None] = mapped_column(

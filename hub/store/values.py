@@ -8,6 +8,8 @@ from dataclasses import dataclass, fields
 from typing import NamedTuple
 
 from hub.store import schema as t
+from scoring.contract import parse_contract
+from scoring.errors import ScoringInputError
 
 
 def utc_now() -> dt.datetime:
@@ -49,6 +51,8 @@ class ResultEntry:
     terminal_time: dt.datetime | None = None
     erased: bool = False
     note: str | None = None
+    accepted_by: str | None = None  # the director who accepted a held result (its author
+    # stays in ``entered_by``)
 
     @property
     def key(self) -> tuple[str, int, int, int]:
@@ -131,4 +135,44 @@ def to_stored(
         received_at=aware(row.received_at),
         duplicate=duplicate,
         key_clash=key_clash,
+    )
+
+
+def result_form(contract: str | None, tricks: int | None) -> str | None:
+    """Tricks as a traveller writes them against the contract: ``=``, ``+1``, ``-2``; empty
+    for a pass-out; None when it cannot be read."""
+    if not contract:
+        return None
+    try:
+        parsed = parse_contract(contract)
+    except ScoringInputError:
+        return None
+    if parsed is None:
+        return ""
+    if tricks is None:
+        return None
+    diff = tricks - parsed.tricks_needed
+    return "=" if diff == 0 else f"{diff:+d}"
+
+
+def what_was_played(r: ResultEntry) -> str:
+    """A result in the TD's words: ``4S N =``, ``PASS``, ``adjusted 60/40``, ``NS +420``,
+    ``erased``."""
+    if r.erased:
+        return "erased"
+    if r.adjusted:
+        return f"adjusted {r.adjusted}"
+    if r.contract:
+        form = result_form(r.contract, r.tricks)
+        if form == "":
+            return "PASS"
+        return " ".join(x for x in (r.contract, r.declarer, form) if x)
+    return "no result" if r.score_ns is None else f"NS {r.score_ns:+d}"
+
+
+def conflict_text(live: ResultEntry) -> str:
+    """What a held result would replace: ``board 17 already has 4S N = from table A3``."""
+    return (
+        f"board {live.board} already has {what_was_played(live)} from table "
+        f"{live.section}{live.table} (round {live.round})"
     )

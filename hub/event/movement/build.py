@@ -9,7 +9,7 @@ from hub.event.event_file import GeneratedMovement
 from hub.event.movement.barometer import barometer
 from hub.event.movement.csv_format import parse_movement
 from hub.event.movement.howell import howell
-from hub.event.movement.mitchell import mitchell
+from hub.event.movement.mitchell import mitchell, tables_for
 from hub.event.movement.model import Movement, MovementError
 from hub.event.movement.teams import round_robin
 
@@ -24,20 +24,25 @@ def build_movement(
             movement = parse_movement(path.read_text(encoding="utf-8-sig"))
         except OSError as e:
             raise MovementError(f"movement file {spec}: cannot read: {e}", None, "file") from None
+        except MovementError as e:  # which file: the event file may name several
+            raise MovementError(f"movement file {spec}: {e.message}", e.row, e.rule) from None
         rows = tuple(replace(r, section=section) for r in movement.rows)
         return replace(movement, rows=rows)
     g = spec
     bpr = g.boards_per_round
     if g.kind == "mitchell":
-        if g.tables is None:
-            raise MovementError("a generated Mitchell needs tables", None, "size")
         return mitchell(
-            g.tables, bpr, g.rounds, variant=g.variant, arrow_switch=g.arrow_switch, section=section
+            g.tables,
+            bpr,
+            g.rounds,
+            pairs=g.pairs,
+            variant=g.variant,
+            arrow_switch=g.arrow_switch,
+            section=section,
         )
     if g.kind == "howell":
-        if g.tables is None:
-            raise MovementError("a generated Howell needs tables", None, "size")
-        return howell(g.tables, bpr, g.rounds, pairs=g.pairs, section=section)
+        tables = tables_for(g.tables, g.pairs, "Howell")
+        return howell(tables, bpr, g.rounds, pairs=g.pairs, section=section)
     if g.kind == "barometer":
         pairs = g.pairs or (2 * g.tables if g.tables else None)
         if pairs is None:

@@ -1,8 +1,13 @@
-"""Guide cards: for each pair, round by round, where to sit, whom to meet, which boards."""
+"""Guide cards: for each pair, round by round, where to sit, whom to meet, which boards;
+for each table, round by round, who sits NS and EW with which boards. Pairs are named as
+the room names them (a Mitchell's "NS 3" and "EW 3": ``hub/event/pair_labels.py``)."""
 
 from __future__ import annotations
 
 from hub.event.movement.model import Movement
+from hub.event.pair_labels import PairLabels
+
+SIT_OUT = "sit out"
 
 
 def _boards(boards: tuple[int, ...]) -> str:
@@ -14,46 +19,103 @@ def _boards(boards: tuple[int, ...]) -> str:
 
 
 def pair_card(movement: Movement, section: str, pair: int) -> str:
-    """One pair's guide card as text."""
-    lines = [f"Section {section}, pair {pair}", "  round  table  sits  against  boards"]
+    """One pair's guide card as text (``pair``: the hub's internal number)."""
+    labels = PairLabels.of(movement, section)
+    name = labels.label(pair)
+    title = f"Section {section}, {name}" if labels.mitchell else f"Section {section}, pair {name}"
+    lines = [title, "  round  table  sits  against  boards"]
     for rnd in range(1, movement.rounds + 1):
         row = next((r for r in movement.round_rows(rnd, section) if pair in r.pairs()), None)
         if row is None:
-            lines.append(f"  {rnd:>5}  sit out")
+            lines.append(f"  {rnd:>5}  {SIT_OUT}")
             continue
         ns = row.ns_pair == pair
         opp = row.ew_pair if ns else row.ns_pair
         if not opp:
-            lines.append(f"  {rnd:>5}  {row.table:>5}  sit out (no opponents this round)")
+            lines.append(f"  {rnd:>5}  {row.table:>5}  {SIT_OUT} (no opponents this round)")
             continue
         lines.append(
-            f"  {rnd:>5}  {row.table:>5}  {'NS' if ns else 'EW':>4}  {opp:>7}  "
+            f"  {rnd:>5}  {row.table:>5}  {'NS' if ns else 'EW':>4}  {labels.label(opp):>7}  "
             f"{_boards(row.boards)}"
         )
     return "\n".join(lines)
 
 
-def guide_cards(movement: Movement, pair: int | None = None) -> str:
-    cards = [
-        pair_card(movement, s, p)
-        for s in movement.sections
-        for p in movement.pairs(s)
-        if pair in (None, p)
-    ]
+def table_card(movement: Movement, section: str, table: int) -> str:
+    """One table's card: each round's NS and EW pairs and boards ("sit out" opposite an
+    empty seat)."""
+    labels = PairLabels.of(movement, section)
+    lines = [f"Section {section}, table {table}", "  round       NS       EW  boards"]
+    for rnd in range(1, movement.rounds + 1):
+        row = movement.row(section, table, rnd)
+        if row is None or not (row.ns_pair or row.ew_pair):
+            lines.append(f"  {rnd:>5}  {'no play':>7}")
+            continue
+        ns = labels.label(row.ns_pair) if row.ns_pair else SIT_OUT
+        ew = labels.label(row.ew_pair) if row.ew_pair else SIT_OUT
+        boards = _boards(row.boards) if row.ns_pair and row.ew_pair else "-"
+        lines.append(f"  {rnd:>5}  {ns:>7}  {ew:>7}  {boards}")
+    return "\n".join(lines)
+
+
+def _ordered_pairs(movement: Movement, section: str) -> list[int]:
+    """NS field first in a Mitchell, then EW; else by number."""
+    labels = PairLabels.of(movement, section)
+    return sorted(movement.pairs(section), key=lambda p: (labels.direction(p) == "EW", p))
+
+
+def guide_cards(movement: Movement, pair: str | int | None = None) -> str:
+    """Every pair's card (or only ``pair``'s: "3", "EW 3" or the internal number)."""
+    cards = []
+    for s in movement.sections:
+        labels = PairLabels.of(movement, s)
+        for p in _ordered_pairs(movement, s):
+            if pair is None or _matches(labels, p, pair):
+                cards.append(pair_card(movement, s, p))
     return "\n\n".join(cards)
 
 
+def _matches(labels: PairLabels, internal: int, wanted: str | int) -> bool:
+    text = str(wanted).strip().upper().replace(" ", "")
+    return text in (labels.label(internal).replace(" ", ""), str(internal))
+
+
+def table_cards(movement: Movement, table: int | None = None) -> str:
+    """Every table's card (or only ``table``'s)."""
+    return "\n\n".join(
+        table_card(movement, s, t)
+        for s in movement.sections
+        for t in movement.tables(s)
+        if table in (None, t)
+    )
+
+
 def grid(movement: Movement) -> str:
-    """The movement as a round × table grid of ``NS-EW boards``."""
+    """The movement as a round × table grid of ``NS-EW boards`` (room numbers)."""
     out = []
     for s in movement.sections:
+        labels = PairLabels.of(movement, s)
         tables = movement.tables(s)
         out.append(f"Section {s}: {movement.layout.description}")
+        switched = set(movement.layout.arrow_switch)
+        if labels.mitchell:
+            out.append("(NS-EW: NS pair, EW pair, each numbered from 1; 0 = sit out)")
+            if switched:
+                out.append("(* arrows switched: the EW pair sits NS, the NS pair EW)")
+        elif any(0 in (r.ns_pair, r.ew_pair) for r in movement.rows if r.section == s):
+            out.append("(NS-EW: NS pair, EW pair; 0 = sit out)")
         out.append("round " + "".join(f"{'table ' + str(t):>14}" for t in tables))
         for rnd in range(1, movement.rounds + 1):
             cells = []
             for t in tables:
                 r = movement.row(s, t, rnd)
-                cells.append("" if r is None else f"{r.ns_pair}-{r.ew_pair} {_boards(r.boards)}")
+                if r is None:
+                    cells.append("")
+                    continue
+                ns, ew = labels.to_room(r.ns_pair)[1], labels.to_room(r.ew_pair)[1]
+                mark = "*" if labels.mitchell and (rnd, t) in switched else ""
+                if mark:  # the NS field's pair first still: "1-2*", not "2-1" (NS 2?)
+                    ns, ew = ew, ns
+                cells.append(f"{max(ns, 0)}-{max(ew, 0)} {_boards(r.boards)}{mark}")
             out.append(f"{rnd:>5} " + "".join(f"{c:>14}" for c in cells))
     return "\n".join(out)

@@ -33,6 +33,8 @@ class Balance:
     ns_counts: tuple[int, int] = (0, 0)
     competition: tuple[float, float, float, float] | None = None
     entrants: str = "pairs"
+    missing_rounds: tuple[int, ...] = ()
+    field_competition: tuple[float, float, float, float] | None = None
 
 
 @dataclass
@@ -202,6 +204,25 @@ def competition(movement: Movement, section: str) -> np.ndarray:
     return total
 
 
+def _figures(vals: np.ndarray) -> tuple[float, float, float, float] | None:
+    """(mean, sd, min, max) of ``vals``; None when there are none."""
+    if not vals.size:
+        return None
+    return (float(vals.mean()), float(vals.std()), float(vals.min()), float(vals.max()))
+
+
+def _within_fields(
+    m: np.ndarray, pairs: list[int], ns: Counter[int], seated: dict[int, set[int]]
+) -> np.ndarray:
+    """A two-winner movement's competition between pairs of the same field only (a pair's
+    field: the direction it sits in most rounds). NS and EW pairs are ranked apart, so
+    their (negative) competition with each other means nothing to the TD (F22)."""
+    field = [ns[p] * 2 >= len(seated[p]) for p in pairs]
+    i, j = np.triu_indices(len(pairs), 1)
+    same = np.array([field[a] == field[b] for a, b in zip(i, j, strict=True)], dtype=bool)
+    return m[i, j][same] if same.size else np.zeros(0)
+
+
 def balance(movement: Movement, section: str) -> Balance:
     srows = [r for r in movement.rows if r.section == section]
     pairs = movement.pairs(section)
@@ -223,13 +244,15 @@ def balance(movement: Movement, section: str) -> Balance:
     for i, a in enumerate(pairs):
         for b in pairs[i + 1 :]:
             hist[len(meet[frozenset((a, b))])] += 1
-    sit = [rounds - len(seated[p]) for p in pairs] or [0]
+    present = len({r.round for r in srows})  # a missing round is no one's sit-out (F22)
+    sit = [present - len(seated[p]) for p in pairs] or [0]
     nsc = [ns[p] for p in pairs] or [0]
-    comp = None
+    comp = in_field = None
     if movement.layout.kind is not MovementKind.TEAMS and len(pairs) > 1:
         m = competition(movement, section)
-        vals = m[np.triu_indices(len(pairs), 1)]
-        comp = (float(vals.mean()), float(vals.std()), float(vals.min()), float(vals.max()))
+        comp = _figures(m[np.triu_indices(len(pairs), 1)])
+        if movement.layout.winners == 2:
+            in_field = _figures(_within_fields(m, pairs, ns, seated))
     return Balance(
         pairs=len(pairs),
         rounds=rounds,
@@ -240,7 +263,9 @@ def balance(movement: Movement, section: str) -> Balance:
         sit_outs=(min(sit), max(sit)),
         ns_counts=(min(nsc), max(nsc)),
         competition=comp,
+        field_competition=in_field,
         entrants="teams" if movement.layout.kind is MovementKind.TEAMS else "pairs",
+        missing_rounds=tuple(sorted(set(range(1, rounds + 1)) - {r.round for r in srows})),
     )
 
 
@@ -257,8 +282,9 @@ def format_report(report: CheckReport) -> str:
         lines.append(f"board copies needed: {report.copies} of each board")
     for section, b in report.balance.items():
         unit = b.entrants[:-1]
+        missing = f" (round {number_ranges(b.missing_rounds)} missing)" if b.missing_rounds else ""
         lines.append(
-            f"section {section}: {b.pairs} {b.entrants}, {b.rounds} rounds, "
+            f"section {section}: {b.pairs} {b.entrants}, {b.rounds} rounds{missing}, "
             f"{b.boards_in_play} boards in play"
         )
         lines.append(
@@ -272,7 +298,13 @@ def format_report(report: CheckReport) -> str:
             f"  sit-out rounds per {unit} {b.sit_outs[0]}-{b.sit_outs[1]}"
             + ("" if unit == "team" else f"; rounds as NS {b.ns_counts[0]}-{b.ns_counts[1]}")
         )
-        if b.competition:
+        if b.field_competition:  # two winners: each field is ranked on its own
+            mean, sd, lo, hi = b.field_competition
+            lines.append(
+                f"  competition within each field (Manning): mean {mean:.2f}, sd {sd:.2f}, "
+                f"range {lo:g}..{hi:g}"
+            )
+        elif b.competition:
             mean, sd, lo, hi = b.competition
             lines.append(
                 f"  competition (Manning): mean {mean:.2f}, sd {sd:.2f}, range {lo:g}..{hi:g}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import cached_property
 
 
 class MovementError(ValueError):
@@ -96,10 +97,16 @@ class Movement:
         return [r for r in self.rows if r.round == rnd and section in (None, r.section)]
 
     def row(self, section: str, table: int, rnd: int) -> MovementRow | None:
+        return self._by_seat.get((section, table, rnd))
+
+    @cached_property
+    def _by_seat(self) -> dict[tuple[str, int, int], MovementRow]:
+        """Each (section, table, round)'s row (the first, as a scan would find it): the hub
+        looks rows up for every result on the wire, and a 200-table room has thousands."""
+        index: dict[tuple[str, int, int], MovementRow] = {}
         for r in self.rows:
-            if (r.section, r.table, r.round) == (section, table, rnd):
-                return r
-        return None
+            index.setdefault((r.section, r.table, r.round), r)
+        return index
 
     def sorted(self) -> Movement:
         return replace(

@@ -6,6 +6,7 @@ hands the lines in."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from hub.event.event_file import EventFile, Scoring
@@ -13,6 +14,7 @@ from hub.event.movement.model import Movement
 from hub.live.views.base import SectionScores, TravellerRow, TravellerView
 from hub.live.views.pairs import PairsLive
 from hub.live.views.teams import TeamsLive
+from hub.standings.left_out import LeftOut, left_out
 from hub.store.store import LiveLine
 from scoring.board_score import BoardScore
 
@@ -27,13 +29,36 @@ class LiveViews:
         event: EventFile,
         movements: dict[str, Movement],
         names: dict[str, dict[int, str]],
+        alert: Callable[..., None] | None = None,
     ) -> None:
+        """``alert`` (the director's alerts) hears of each stored line a board is scored
+        without, once (F2)."""
         kind = TeamsLive if event.rules.scoring is Scoring.TEAMS else PairsLive
         self.names = {section: dict(names.get(section, {})) for section in movements}
         self.sections: dict[str, SectionScores] = {
             section: kind(event, section, movement, names.get(section, {}))
             for section, movement in movements.items()
         }
+        # the director is told once of each stored line a board is scored without (F2)
+        self.alert = alert
+        self._told: set[tuple[str, int, int, int, str]] = set()
+        for live in self.sections.values():
+            live.on_left_out = self._left_out
+
+    def _left_out(self, item: LeftOut) -> None:
+        if item.key in self._told:
+            return
+        self._told.add(item.key)
+        live = self.sections.get(item.section)  # a Mitchell's pairs as the room writes them
+        labels = live.labels if isinstance(live, PairsLive) else None
+        if self.alert is not None:
+            self.alert(
+                item.text(labels),
+                section=item.section,
+                table=item.table,
+                round=item.round,
+                board=item.board,
+            )
 
     def load(self, lines: list[LiveLine], penalties: list[dict[str, Any]]) -> None:
         """After a restart: every live line (each board scored once), then the confirmed
@@ -50,7 +75,7 @@ class LiveViews:
     def result_stored(self, line: LiveLine) -> None:
         """A new accepted result (the latest revision of its key)."""
         live = self.sections.get(line.section)
-        if live is not None:
+        if live is not None and self._usable(live, line):
             live.put(line)
 
     def reload_board(self, section: str, board: int, lines: list[LiveLine]) -> None:
@@ -58,7 +83,14 @@ class LiveViews:
         erasure, a TD entry or an accepted held result)."""
         live = self.sections.get(section)
         if live is not None:
-            live.reload_board(board, lines)
+            live.reload_board(board, [x for x in lines if self._usable(live, x)])
+
+    def _usable(self, live: SectionScores, line: LiveLine) -> bool:
+        """A teams section never sees a pair-0 line (pairs sections leave out their own)."""
+        if isinstance(live, PairsLive) or (line.ns_pair >= 1 and line.ew_pair >= 1):
+            return True
+        self._left_out(left_out(line, "no team 0 plays: no result is scored against it"))
+        return False
 
     def set_names(self, section: str, names: dict[int, str]) -> None:
         """New names for a section's rows (the director set a player)."""

@@ -16,10 +16,12 @@ Standings rows (the feed's format, decisions D4): exact values travel as ``str(F
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
+from hub.standings.left_out import LeftOut
 from hub.store.store import LiveLine
 from scoring.board_score import BoardScore
 
@@ -53,6 +55,7 @@ class SectionScores(Protocol):
     """One section's live scores, updated result by result on the hub's loop."""
 
     unit: str  # "%", "IMPs" or "VP": how the section's totals read
+    on_left_out: Callable[[LeftOut], None] | None  # told of each line scored without (F2)
 
     def put(self, line: LiveLine) -> None:
         """A new live result (the latest accepted revision of its key)."""

@@ -4,22 +4,23 @@ its board and replaces that board in the section's exact running tally ([SCORE] 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from hub.event.event_file import EventFile
 from hub.event.movement.model import Movement
+from hub.event.pair_labels import PairLabels
 from hub.live.views.base import TravellerRow, TravellerView, traveller_row
+from hub.standings.left_out import LeftOut, score_without_bad
 from hub.standings.rebuild import traveller_line
 from hub.standings.rows import pairs_rows
 from hub.store.store import LiveLine
 from scoring.board import Side
 from scoring.board_score import BoardScore, ScoreKind
-from scoring.methods import kind_of, score_board
+from scoring.methods import kind_of
 from scoring.standings import PairKey, Tally, pair_keys, standings_by_direction
-from scoring.traveller import Traveller
 
 PAYERS: dict[str, tuple[Side, ...]] = {
     "NS": (Side.NS,),
@@ -65,6 +66,8 @@ class PairsLive:
         self.tie_breaks = tuple(event.rules.tie_breaks)
         self.lot_seed = event.rules.lot_seed
         self.names = dict(names)
+        # rows carry the room's label ("EW 3"), published standings as the snapshot's
+        self.labels = PairLabels.of(movement, section)
         self.tally = Tally(self.kind, movement.layout.winners)
         self._lines: dict[int, dict[tuple[int, int], LiveLine]] = {}
         # a board's score and its lines in traveller order (table, round): the store's order
@@ -72,6 +75,8 @@ class PairsLive:
         self._penalties: list[_Penalty] = []
         self._deducted: dict[PairKey, Fraction] = {}
         self._rows: list[dict[str, Any]] | None = None
+        # told of each stored line a board is scored without (F2); the hub alerts the TD
+        self.on_left_out: Callable[[LeftOut], None] | None = None
 
     # -- results in ------------------------------------------------------------------------
     def put(self, line: LiveLine) -> None:
@@ -90,8 +95,15 @@ class PairsLive:
             self._boards.pop(board, None)
             self.tally.remove_board(board)
             return
-        lines = [mine[k] for k in sorted(mine)]
-        score = score_board(Traveller.of(board, [traveller_line(x) for x in lines]), self.rules)
+        ordered = [mine[k] for k in sorted(mine)]
+        score, lines, bad = score_without_bad(board, ordered, self.rules, traveller_line)
+        for item in bad:
+            if self.on_left_out is not None:
+                self.on_left_out(item)
+        if score is None:  # nothing on the board can be scored: as if unplayed
+            self._boards.pop(board, None)
+            self.tally.remove_board(board)
+            return
         self._boards[board] = (score, lines)
         self.tally.set_board(score)
 
@@ -143,7 +155,7 @@ class PairsLive:
         if self._rows is None:
             self._settle_penalties()
             table = standings_by_direction(self.tally, self.tie_breaks, self.lot_seed)
-            self._rows = pairs_rows(table, self.kind, self.names)
+            self._rows = pairs_rows(table, self.kind, self.names, self.labels)
         return list(self._rows)
 
     def scored_board(self, board: int) -> BoardScore | None:

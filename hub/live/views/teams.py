@@ -6,7 +6,7 @@ the event's tie-breaks. ``hub.standings.rebuild.teams_view`` is the batch refere
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any
 
@@ -15,6 +15,7 @@ from hub.event.movement.model import Movement, MovementRow
 from hub.event.vp_table_file import load_scale
 from hub.live.views.base import TravellerView, traveller_row
 from hub.live.views.pairs import payer_shares
+from hub.standings.left_out import LeftOut, left_out
 from hub.standings.rebuild import traveller_line
 from hub.standings.rows import boards_played, teams_rows
 from hub.store.store import LiveLine
@@ -25,12 +26,6 @@ from scoring.team_standings import PlayedMatch, team_standings
 
 Key = tuple[int, int, int]  # table, round, board
 MatchKey = tuple[int, int]  # the match's place in the movement's list, round
-
-
-def _ns_score(line: LiveLine | None) -> int | None:
-    """The NS score of a played result; None for none or an artificial score (a board
-    with an artificial score in either room is not scored, as in the batch view)."""
-    return None if line is None else traveller_line(line).score_ns
 
 
 class TeamsLive:
@@ -59,6 +54,22 @@ class TeamsLive:
         self._matches: dict[MatchKey, PlayedMatch] = {}
         self._vp_adjustments: dict[Hashable, Fraction] = {}
         self._rows: list[dict[str, Any]] | None = None
+        # told of each stored line a match is scored without (F2); the hub alerts the TD
+        self.on_left_out: Callable[[LeftOut], None] | None = None
+
+    def _ns_score(self, line: LiveLine | None) -> int | None:
+        """The NS score of a played result; None for none, an artificial score (a board
+        with an artificial score in either room is not scored, as in the batch view) or a
+        stored line scoring cannot read (left out and named: one bad line never takes
+        down the match, the standings or the traveller)."""
+        if line is None:
+            return None
+        try:
+            return traveller_line(line).score_ns
+        except ValueError as e:  # ScoringInputError too
+            if self.on_left_out is not None:
+                self.on_left_out(left_out(line, str(e)))
+            return None
 
     # -- results in ------------------------------------------------------------------------
     def put(self, line: LiveLine) -> None:
@@ -97,8 +108,8 @@ class TeamsLive:
             return
         boards = []
         for b in row.boards:
-            o = _ns_score(self._lines.get((open_t, rnd, b)))
-            c = _ns_score(self._lines.get((closed_t, rnd, b)))
+            o = self._ns_score(self._lines.get((open_t, rnd, b)))
+            c = self._ns_score(self._lines.get((closed_t, rnd, b)))
             if o is not None and c is not None:
                 boards.append(TeamBoard(b, o, c))
         if boards:
@@ -152,7 +163,7 @@ class TeamsLive:
             return None
         _, open_t, closed_t = where
         played = {t: self._lines.get((t, rnd, board)) for t in (open_t, closed_t)}
-        scores = {t: _ns_score(x) for t, x in played.items()}
+        scores = {t: self._ns_score(x) for t, x in played.items()}
         rows = []
         own_row = None
         for t, x in played.items():

@@ -1,0 +1,177 @@
+"""The event file's rules (decisions D2): scoring method and its options, timing, display,
+suspicious-score limits and penalty scales. Part of the one event-file schema
+(``hub/event/event_file.py`` re-exports every name); frozen values, any thread."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from scoring.butler import DatumRounding, DropRule
+from scoring.cross_imps import CrossImpDivisor
+from scoring.errors import ScoringInputError
+from scoring.matchpoints import AdjustedMethod
+from scoring.standings import PAIR_TIE_BREAKS
+from scoring.suspicious import SuspicionLimits
+from scoring.team_standings import TEAM_TIE_BREAKS
+from scoring.vp_scale import BUILT_IN
+
+
+class Strict(BaseModel):
+    """Every event-file table: unknown keys refused, values frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Scoring(StrEnum):
+    MP = "mp"
+    XIMP = "ximp"
+    BUTLER = "butler"
+    TEAMS = "teams"
+
+
+AverageToken = Literal["A+", "A", "A-"]
+
+
+def _default_averages() -> dict[AverageToken, float]:
+    return {"A+": 60.0, "A": 50.0, "A-": 40.0}
+
+
+class MatchpointOptions(Strict):
+    expected: int | None = Field(default=None, ge=1)
+    adjusted_method: AdjustedMethod = AdjustedMethod.NEUBERG
+    half_points: bool = False
+    ebu_small_groups: bool = False
+    averages: dict[AverageToken, float] = Field(default_factory=_default_averages)
+
+
+class CrossImpOptions(Strict):
+    divisor: CrossImpDivisor = CrossImpDivisor.AVERAGE
+    cap: int | None = Field(default=None, ge=1, le=24)
+
+
+class ButlerOptions(Strict):
+    drop: str = "10%"
+    rounding: DatumRounding = DatumRounding.NEAREST
+
+    @field_validator("drop")
+    @classmethod
+    def _drop(cls, v: str) -> str:
+        try:
+            DropRule.parse(v)
+        except ScoringInputError as e:
+            raise ValueError(e.message) from None
+        return v
+
+
+class ImpAwardOptions(Strict):
+    ave_plus: float = 3
+    ave: float = 0
+    ave_minus: float = -3
+    per_10_percent: float = 3
+
+
+class Timing(Strict):
+    """Round time (seed 004: 7.5 min a board, a half's total rounded up to 5 minutes)."""
+
+    minutes_per_board: float = Field(default=7.5, gt=0)
+    move_minutes: float = Field(default=0, ge=0)
+    round_up_to_minutes: int = Field(default=1, ge=1)
+    extra_minutes: float = Field(default=0, ge=0)
+    scoring_time_excluded: bool = True
+
+
+class Display(Strict):
+    """What players see when (terminals and screens), and how results are verified."""
+
+    verification: Literal["opponents", "none"] = "opponents"
+    rankings_after_each_round: bool = True
+    hide_rankings_last_rounds: int = Field(default=0, ge=0)
+    travellers: Literal["after_play", "never", "always"] = "after_play"
+    own_score: bool = True
+
+
+class SuspiciousScores(Strict):
+    """Suspicious-score flags (decisions D12): same strain by both sides with too many
+    tricks between them, or too far from double dummy when hand records exist. A frozen
+    value with no I/O: any thread."""
+
+    check: bool = True
+    suit_tricks: int = Field(default=14, ge=13, le=26)
+    notrump_tricks: int = Field(default=15, ge=13, le=26)
+    double_dummy: bool = True
+    double_dummy_tricks: int = Field(default=3, ge=0, le=13)
+
+    def limits(self) -> SuspicionLimits | None:
+        if not self.check:
+            return None
+        return SuspicionLimits(
+            self.suit_tricks,
+            self.notrump_tricks,
+            self.double_dummy_tricks if self.double_dummy else None,
+        )
+
+
+class PenaltyStep(Strict):
+    above_minutes: float = Field(ge=0)
+    up_to_minutes: float | None = None
+    penalty: float = 0
+    unit: Literal[
+        "VP", "IMP", "percent_of_top", "boards_removed", "warning", "td_decides", "forfeit"
+    ]
+    per_started: float = 0
+    interval_minutes: float = 1
+    per_board_unfinished: float = 0
+    first_offence: Literal["warning"] | None = None
+
+
+class RepeatMinimum(Strict):
+    penalty: float
+    unit: Literal["VP", "IMP", "percent_of_top"]
+
+
+class PenaltyScaleModel(Strict):
+    name: str | None = None
+    steps: list[PenaltyStep] = Field(min_length=1)
+    beyond: Literal["td_decides", "forfeit"] = "td_decides"
+    repeat_minimum: RepeatMinimum | None = None
+    opponent_imps_per_board_removed: float = 0
+
+
+class Rules(Strict):
+    scoring: Scoring
+    matchpoints: MatchpointOptions = Field(default_factory=MatchpointOptions)
+    cross_imps: CrossImpOptions = Field(default_factory=CrossImpOptions)
+    butler: ButlerOptions = Field(default_factory=ButlerOptions)
+    imp_awards: ImpAwardOptions = Field(default_factory=ImpAwardOptions)
+    vp_scale: str = "wbf_continuous_20"
+    tie_breaks: list[str] = Field(default_factory=list)
+    lot_seed: int | None = None
+    timing: Timing = Field(default_factory=Timing)
+    display: Display = Field(default_factory=Display)
+    suspicious: SuspiciousScores = Field(default_factory=SuspiciousScores)
+    slow_play: PenaltyScaleModel | None = None
+    late_arrival: PenaltyScaleModel | None = None
+
+    @field_validator("tie_breaks")
+    @classmethod
+    def _tie_breaks(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        scoring = info.data.get("scoring")
+        known = TEAM_TIE_BREAKS if scoring is Scoring.TEAMS else PAIR_TIE_BREAKS
+        for i, name in enumerate(v):
+            if name not in known:
+                raise ValueError(
+                    f"item {i}, {name!r}, is not a tie-break for "
+                    f"{getattr(scoring, 'value', '?')} scoring; use "
+                    f"{', '.join(known)}"
+                )
+        return v
+
+    @field_validator("vp_scale")
+    @classmethod
+    def _vp_scale(cls, v: str) -> str:
+        if v not in BUILT_IN and not v.endswith(".csv"):
+            raise ValueError(f"{v!r} is neither {' nor '.join(BUILT_IN)} nor a .csv table file")
+        return v

@@ -1,0 +1,280 @@
+"""The director's commands on the pairs during a session (issue 13, TD trial F17): a late
+pair in the sit-out's place, a pair withdrawing, a substitute player, names and member
+numbers, another movement from a round on (decisions D19: earlier rounds stay as played).
+
+Each is audited (the dispatcher records the command; the store records the players before
+and after, and the movement change), and the room follows: the live round state, the
+tables' assignments, the names at the tables, the standings' names, a ``pairs_changed``
+feed event. ``PairCommands`` belongs to the hub's asyncio loop; store work runs in worker
+threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import Any
+
+from pydantic import ValidationError
+
+from hub.api import pair_models as pm
+from hub.api.server import CommandError
+from hub.event.event_file import GeneratedMovement
+from hub.event.late_pairs import (
+    changed_table_rounds,
+    results_in_the_way,
+    sit_out_number,
+    with_late_pair,
+    without_pair,
+)
+from hub.event.movement.build import build_movement
+from hub.event.movement.csv_format import parse_movement
+from hub.event.movement.model import Movement, MovementError
+from hub.event.pair_labels import PairLabels, numbering
+from hub.live.rounds import Rounds
+from hub.live.stored import Stored
+from hub.live.terminal_port import PlayerNameView
+from hub.live.views import LiveViews
+from hub.live.views.pairs import PairsLive
+from hub.standings.rows import names_of
+from hub.store.store import Store, StoreError
+
+Args = dict[str, Any]
+
+
+class PairCommands:
+    """Late pairs, withdrawals, substitutes, names, movement changes; on the hub's loop.
+
+    ``stored.movements`` is the hub's one map of section to movement (the intake and
+    publication read it too): a change replaces the section's entry."""
+
+    def __init__(
+        self,
+        store: Store,
+        event_id: int,
+        stored: Stored,
+        rounds: Rounds,
+        views: LiveViews,
+    ) -> None:
+        self.store = store
+        self.event_id = event_id
+        self.event = stored.event
+        self.movements = stored.movements
+        self.rounds = rounds
+        self.views = views
+        self.gateway, self.feed = rounds.gateway, rounds.feed
+
+    # -- the commands ------------------------------------------------------------------------
+    async def cmd_add_pair(self, args: pm.AddPair, actor: str) -> Args:
+        section, first = args.section, args.from_round
+        current = self._movement(section)
+        pair = args.pair or sit_out_number(current, section)
+        changed = self._changed(lambda: with_late_pair(current, section, first, pair))
+        if await self._players(section, pair) is not None:
+            raise CommandError(f"section {section} already has a pair {pair}")
+        players = [p.model_dump(exclude_none=True) for p in args.players]
+        await self._apply(section, first, changed, actor, "add_pair", pair)
+        await self._store(
+            self.store.set_players,
+            self.event_id,
+            section,
+            pair,
+            players,
+            action="pair_added",
+            actor=actor,
+            create=True,
+            detail={"from_round": first},
+        )
+        players_now = await self._refresh_names(section)
+        self._tell_table(section, pair, players_now.get(pair, []))
+        tables = [
+            {"round": r.round, "table": r.table}
+            for r in changed.rows
+            if r.section == section and pair in (r.ns_pair, r.ew_pair)
+        ]
+        return {
+            "pair": pair,
+            "label": PairLabels.of(changed, section).label(pair),
+            "tables": tables,
+        }
+
+    async def cmd_withdraw_pair(self, args: pm.WithdrawPair, actor: str) -> Args:
+        section, first, pair = args.section, args.from_round, args.pair
+        current = self._movement(section)
+        changed = self._changed(lambda: without_pair(current, section, pair, first))
+        await self._apply(section, first, changed, actor, "withdraw_pair", pair)
+        return {"pair": pair, "from_round": first}
+
+    async def cmd_change_movement(self, args: pm.ChangeMovement, actor: str) -> Args:
+        section, first = args.section, args.from_round
+        if self.movements[section].layout.matches:
+            raise CommandError(f"section {section} is a teams section: its movement stays")
+
+        def build() -> Movement:
+            if args.csv is not None:  # the file's rows, as this section's
+                parsed = parse_movement(args.csv)
+                return replace(parsed, rows=tuple(replace(r, section=section) for r in parsed.rows))
+            assert args.movement is not None
+            spec = GeneratedMovement.model_validate(args.movement.model_dump())
+            return build_movement(spec, section)
+
+        later = self._changed(build)
+        changed = self._changed(lambda: self._movement(section).from_round(first, later))
+        await self._apply(section, first, changed, actor, "change_movement", None)
+        return {"rounds": changed.rounds, "tables": len(changed.tables(section))}
+
+    async def cmd_substitute(self, args: pm.Substitute, actor: str) -> Args:
+        section, pair = args.section, args.pair
+        players = await self._players(section, pair)
+        if players is None and pair not in self._movement(section).pairs(section):
+            raise CommandError(f"section {section} has no pair {pair}")
+        players = players or []
+        while len(players) < args.seat:
+            players.append({"name": ""})
+        players[args.seat - 1] = {"name": args.name} | (
+            {"number": args.number} if args.number else {}
+        )
+        detail = {"seat": args.seat, "round": self.rounds.current(section)}
+        await self._names(section, pair, players, "substitute", actor, detail)
+        return {"pair": pair, "players": players}
+
+    async def cmd_edit_pair(self, args: pm.EditPair, actor: str) -> Args:
+        players = [p.model_dump(exclude_none=True) for p in args.players]
+        await self._names(args.section, args.pair, players, "pair_edited", actor, {})
+        return {"pair": args.pair, "players": players}
+
+    # -- the steps ----------------------------------------------------------------------------
+    def _movement(self, section: str) -> Movement:
+        return self.movements[section]
+
+    @staticmethod
+    def _changed(make: Any) -> Movement:
+        try:
+            movement: Movement = make()
+        except MovementError as e:
+            raise CommandError(e.message) from None
+        except ValidationError as e:  # a generated movement's sizes that do not go together
+            raise CommandError(f"movement: {e.errors()[0]['msg']}") from None
+        return movement
+
+    async def _players(self, section: str, pair: int) -> list[dict[str, str]] | None:
+        """The pair's players as the store has them now (numbers keyed at the tables
+        included); None for a pair the section does not have."""
+        rows = await asyncio.to_thread(self.store.contestants, self.event_id, section)
+        found = [c for c in rows if c["kind"] == "pair" and int(c["number"]) == pair]
+        return [dict(p) for p in found[0]["players"] or []] if found else None
+
+    async def _store(self, call: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            await asyncio.to_thread(call, *args, **kwargs)
+        except (StoreError, MovementError) as e:
+            raise CommandError(str(e)) from None
+
+    async def _apply(
+        self, section: str, first: int, changed: Movement, actor: str, action: str, pair: int | None
+    ) -> None:
+        """Store the section's movement from ``first`` on and make the room follow it.
+        Refused for a round already over, or a changed table-round with a result."""
+        current_round = self.rounds.current(section)
+        if first < current_round:
+            raise CommandError(
+                f"round {first} of section {section} is over: a change can start at round "
+                f"{current_round} at the earliest"
+            )
+        old = self._movement(section)
+        touched = changed_table_rounds(old, changed, section, first)
+        live = await asyncio.to_thread(self.store.live_results, self.event_id, section)
+        clash = results_in_the_way(touched, ((r.table, r.round) for r in live))
+        if clash is not None:
+            raise CommandError(clash)
+        try:
+            stored = await asyncio.to_thread(
+                self.store.replace_movement_from_round,
+                self.event_id,
+                section,
+                first,
+                changed,
+                actor,
+            )
+        except (StoreError, MovementError) as e:
+            raise CommandError(f"section {section} from round {first}: {e}") from None
+        self.movements[section] = stored
+        await self._rescore(section, stored)  # winners, labels and tops follow the movement
+        for port in self.gateway.ports.values():  # the wire adapter's room numbers follow
+            renumber = getattr(port, "set_numbering", None)
+            if renumber is not None:
+                renumber(numbering(self.movements))
+        played = frozenset((r.table, r.round, r.board) for r in live)
+        await self.rounds.change_movement(section, stored, played)
+        self.feed.publish(
+            "pairs_changed", section=section, action=action, pair=pair, from_round=first
+        )
+
+    async def _rescore(self, section: str, movement: Movement) -> None:
+        """The section's standings made again from the store under the new movement (one
+        winner or two, its labels); its left-out lines still reach the director."""
+        live = PairsLive(self.event, section, movement, self.views.names.get(section, {}))
+        live.on_left_out = self.views._left_out
+        self.views.sections[section] = live
+        lines = await asyncio.to_thread(self.store.live_lines, self.event_id, section)
+        for board in sorted({line.board for line in lines}):
+            live.reload_board(board, [line for line in lines if line.board == board])
+
+    async def _names(
+        self,
+        section: str,
+        pair: int,
+        players: list[dict[str, str]],
+        action: str,
+        actor: str,
+        detail: dict[str, Any],
+    ) -> None:
+        stored = await self._players(section, pair)
+        if stored is None and pair not in self._movement(section).pairs(section):
+            raise CommandError(f"section {section} has no pair {pair}")
+        await self._store(
+            self.store.set_players,
+            self.event_id,
+            section,
+            pair,
+            players,
+            action=action,
+            actor=actor,
+            create=stored is None,  # a pair a new movement brought, not named yet
+            detail=detail,
+        )
+        players_now = await self._refresh_names(section)
+        self._tell_table(section, pair, players_now.get(pair, []))
+        self.feed.publish("pairs_changed", section=section, action=action, pair=pair)
+
+    async def _refresh_names(self, section: str) -> dict[int, list[dict[str, str]]]:
+        """Names from the store to the standings; the section's players by pair."""
+        rows = await asyncio.to_thread(self.store.contestants, self.event_id, section)
+        self.views.set_names(section, names_of(rows))
+        return {int(c["number"]): list(c["players"] or []) for c in rows}
+
+    def _tell_table(self, section: str, pair: int, players: list[dict[str, str]]) -> None:
+        """The pair's players' names to the terminal of the table it plays at now."""
+        rnd = self.rounds.current(section)
+        row = next(
+            (
+                r
+                for r in self._movement(section).round_rows(rnd, section)
+                if pair in (r.ns_pair, r.ew_pair)
+            ),
+            None,
+        )
+        if row is None:
+            return
+        seats = (0, 2) if row.ns_pair == pair else (1, 3)
+        for seat in self.gateway.at_table(section, row.table):
+            for place, player in zip(seats, players, strict=False):
+                view = PlayerNameView(
+                    section,
+                    row.table,
+                    rnd,
+                    place,
+                    player.get("number") or "",
+                    player.get("name") or "",
+                )
+                self.gateway.player_name(seat, view)

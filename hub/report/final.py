@@ -1,0 +1,75 @@
+"""The evening's final outputs in one folder: the standings as text, the report as HTML and
+PDF, the BWS-shaped CSVs, the scorer's traveller CSV and the JSON backup.
+
+``bridgehub run`` calls ``write_final_outputs`` at the session's end, in a worker thread
+(it reads the store and writes files: never on the hub's loop, decisions D17).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from hub.report.build import build_report
+from hub.report.model import ReportModel
+from hub.report.render import PdfUnavailable, html_to_pdf, render_html
+from hub.store.exchange import backup_json, export_bws, write_travellers
+from hub.store.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def standings_text(model: ReportModel) -> str:
+    """The ranking of every section as plain text: place, pair, names, total, points."""
+    w = model.words
+    total_word = w["vps"] if model.teams else (w["imps"] if model.imps else w["percent"])
+    points_word = w["imps"] if model.teams else ("" if model.imps else w["matchpoints"])
+    out = [model.title, model.subtitle, ""]
+    for s in model.sections:
+        out.append(f"{w['ranking']} · {w['section']} {s.letter}")
+        for g in s.rankings:
+            if g.title:
+                out.append(g.title)
+            out.append(
+                f"{w['place']:>6}  {w['pair']:<6} {w['names']:<40} {total_word:>8}  {points_word}"
+            )
+            if not g.rows:
+                out.append(f"  {w['no_results']}")
+            for r in g.rows:
+                points = r.points if (model.teams or not model.imps) else ""
+                out.append(f"{r.rank:>6}  {r.label:<6} {r.names:<40} {r.total:>8}  {points}")
+            out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def write_final_outputs(
+    store: Store, event_id: int, folder: Path, language: str | None = None
+) -> list[Path]:
+    """Write every final output of ``event_id`` into ``folder``; returns the files written.
+    Without the PDF library the PDF is skipped and ``report-pdf-skipped.txt`` says why."""
+    folder.mkdir(parents=True, exist_ok=True)
+    model = build_report(store, event_id, language)
+    written: list[Path] = []
+    standings = folder / "standings.txt"
+    standings.write_text(standings_text(model), encoding="utf-8")
+    written.append(standings)
+    html = render_html(model)
+    page = folder / "report.html"
+    page.write_text(html, encoding="utf-8")
+    written.append(page)
+    try:
+        written.append(html_to_pdf(html, folder / "report.pdf"))
+    except PdfUnavailable as e:
+        log.warning("final outputs: PDF skipped: %s", e)
+        note = folder / "report-pdf-skipped.txt"
+        note.write_text(f"report.pdf was not written: {e}\n", encoding="utf-8")
+        written.append(note)
+    written += export_bws(store, event_id, folder / "bws")
+    sections = store.sections(event_id)
+    for letter in sections:  # pair numbers restart in each section: one file each
+        name = "travellers.csv" if len(sections) == 1 else f"travellers-{letter}.csv"
+        written.append(write_travellers(store, event_id, folder / name, letter))
+    backup = folder / "backup.json"
+    backup.write_text(backup_json(store, event_id), encoding="utf-8")
+    written.append(backup)
+    return written

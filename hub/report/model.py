@@ -1,0 +1,115 @@
+"""The report model: the final results of an event as plain values, ready to print.
+
+``hub/report/build.py`` makes it from the store; ``hub/report/render.py`` turns it into HTML
+and PDF. Every cell is already the text a TD reads (in the event's language), so the same
+model serves the printed sheet, the web page and the static export alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class RankingRow:
+    """One line of the ranking: place ("3=" when shared), the pair's label and names, its
+    total (percent at MP, IMPs or VPs) and its points out of the top ("7.5 / 12")."""
+
+    rank: str
+    pair: int
+    label: str
+    names: str
+    total: str
+    points: str
+    boards: int
+
+
+@dataclass(frozen=True, slots=True)
+class RankingGroup:
+    """The ranking of one field: a direction's in a two-winner Mitchell (NS first), or all."""
+
+    title: str
+    rows: tuple[RankingRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TravellerRow:
+    """One table's result on a board as the traveller shows it."""
+
+    table: int
+    round: int
+    ns: str
+    ew: str
+    contract: str
+    by: str
+    result: str
+    lead: str
+    ns_score: str
+    ew_score: str
+    ns_points: str
+    ew_points: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardTraveller:
+    """Every result of one board, with its dealer and vulnerability."""
+
+    board: int
+    dealer: str
+    vulnerable: str
+    rows: tuple[TravellerRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardRow:
+    """One board on a pair's score card, from that pair's side of the table."""
+
+    round: int
+    board: int
+    opponents: str
+    direction: str
+    contract: str
+    by: str
+    result: str
+    score: str
+    points: str
+    percent: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreCard:
+    """A pair's personal score card: every board it played, and its totals."""
+
+    pair: int
+    label: str
+    names: str
+    rank: str
+    rows: tuple[CardRow, ...]
+    points: str
+    total: str
+
+
+@dataclass(frozen=True, slots=True)
+class SectionReport:
+    """One section: its ranking, its travellers and its pairs' score cards."""
+
+    letter: str
+    movement: str
+    rankings: tuple[RankingGroup, ...]
+    travellers: tuple[BoardTraveller, ...]
+    cards: tuple[ScoreCard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReportModel:
+    """The whole report: the event's title lines, the language and its words, the sections.
+    ``imps`` says the totals are IMPs (else percentages); ``teams`` that they are VPs."""
+
+    title: str
+    subtitle: str
+    language: str
+    words: Mapping[str, str]
+    imps: bool
+    teams: bool
+    sections: tuple[SectionReport, ...] = field(default_factory=tuple)
