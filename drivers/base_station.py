@@ -1,6 +1,8 @@
 """The base-station driver: a line (serial or USB) plus the reliable link, run on the
 asyncio loop. It hands the hub typed events and takes typed commands; it reconnects after
-an unplug with backoff.
+an unplug with backoff capped at half a second (``drivers.line.REOPEN_S``) and sends a
+HEARTBEAT as soon as a line reopens, so a replugged station hears the hub well within 2 s
+(issue 12: no line down for more than 2 s after its replug).
 
 The hub's end of the link (docs/protocol.md §3): its epoch is the hub's boot counter
 (``begin_epoch``), every address's sequence begins with the hub's HELLO, the station hears a
@@ -18,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
-from drivers.line import CLOSE_S, close_bounded
+from drivers.line import CLOSE_S, REOPEN_S, close_bounded
 from drivers.open_problem import open_problem
 from drivers.protocol.codec import MessageError
 from drivers.protocol.link import Event, Link, Received, random_epoch
@@ -77,7 +79,7 @@ class BaseStationDriver:
         epoch: int | None = None,
         clock: Callable[[], float] = time.monotonic,
         opener: Opener = open_transport,
-        backoff: tuple[float, float] = (0.05, 2.0),
+        backoff: tuple[float, float] = REOPEN_S,
         silence_s: float = 15.0,
         heartbeat_s: float = HEARTBEAT_S,
     ) -> None:
@@ -223,6 +225,8 @@ class BaseStationDriver:
         reader = asyncio.ensure_future(transport.read())
         last_heard = self._last_sent = self.clock()
         self.link.greet(0)  # the hub's HELLO to the station (docs/protocol.md §3)
+        if self.reconnects:  # reopened (same epoch, HELLO long sent): a frame at once, so
+            self.link.send(0, Heartbeat(self._uptime_ms()))  # the station hears the hub now
         try:
             while True:
                 if self.clock() >= self._last_sent + self.heartbeat_s:

@@ -11,6 +11,11 @@ import asyncio
 from typing import Protocol
 
 CLOSE_S = 2.0
+# A line's reopen tries after an unplug: the first after 0.05 s, doubling up to 0.5 s, so a
+# device plugged back in after a long unplug is open again within half a second (issue 12:
+# no line down for more than 2 s after its replug). An absent device fails its open in
+# microseconds (no such file), so two tries a second cost nothing.
+REOPEN_S = (0.05, 0.5)
 
 
 class LineError(ConnectionError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from typing import Any
 
 import serial
@@ -41,15 +42,43 @@ class SerialTransport:
     @classmethod
     async def open(cls, url: str, baudrate: int = 115200, **settings: Any) -> SerialTransport:
         """``settings``: pyserial's bytesize, parity, stopbits (e.g. 7E1 for Alpha signs)."""
-        if "://" not in url:  # a device: no other program may share the open port
-            settings.setdefault("exclusive", True)
+        if "://" in url:  # socket:// and pyserial's other URL handlers
+            try:
+                reader, writer = await serial_asyncio_fast.open_serial_connection(
+                    url=url, baudrate=baudrate, **settings
+                )
+            except _OPEN_ERRORS as e:
+                raise LineError(f"cannot open {url}: {e}") from None
+            return cls(url, reader, writer)
+        settings.setdefault("exclusive", True)  # a device: no other program may share it
+        loop = asyncio.get_running_loop()
+        opening = functools.partial(serial.serial_for_url, url, baudrate=baudrate, **settings)
+        opened = loop.run_in_executor(None, opening)  # an open can block: off the loop
         try:
-            reader, writer = await serial_asyncio_fast.open_serial_connection(
-                url=url, baudrate=baudrate, **settings
-            )
+            port = await asyncio.shield(opened)
+        except asyncio.CancelledError:  # stopped while opening: close the port once open,
+            opened.add_done_callback(_close_opened)  # never leave it open and locked
+            raise
         except _OPEN_ERRORS as e:
             raise LineError(f"cannot open {url}: {e}") from None
-        return cls(url, reader, writer)
+        try:  # what the asyncio transport sets first; a port that refuses it (a pty and 7E1)
+            port.timeout = 0  # is closed here, not left open and locked until garbage
+            port.write_timeout = 0  # collection, which would refuse the next open (EAGAIN)
+        except _OPEN_ERRORS as e:
+            with contextlib.suppress(Exception):
+                port.close()
+            raise LineError(f"cannot open {url}: {e}") from None
+        reader = asyncio.StreamReader()
+        protocol = asyncio.StreamReaderProtocol(reader)
+        try:
+            transport, _ = await serial_asyncio_fast.connection_for_serial(
+                loop, lambda: protocol, port
+            )
+        except BaseException:
+            with contextlib.suppress(Exception):
+                port.close()
+            raise
+        return cls(url, reader, asyncio.StreamWriter(transport, protocol, reader, loop))
 
     async def read(self) -> bytes:
         try:
@@ -73,6 +102,13 @@ class SerialTransport:
         self._writer.close()
         with contextlib.suppress(serial.SerialException, OSError, ConnectionError):
             await self._writer.wait_closed()
+
+
+def _close_opened(opened: asyncio.Future[Any]) -> None:
+    """Close a port whose open finished after its opener was cancelled."""
+    if not opened.cancelled() and opened.exception() is None:
+        with contextlib.suppress(Exception):
+            opened.result().close()
 
 
 async def open_transport(url: str, baudrate: int = 115200, **settings: Any) -> Transport:

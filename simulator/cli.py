@@ -120,9 +120,44 @@ async def run_room(
     default=None,
     help="PBN file: the players play its deals and lead from the leader's real hand.",
 )
-@click.option("--bit-flip", type=float, default=0.0, help="Fault: chance per byte.")
-@click.option("--drop-byte", type=float, default=0.0, help="Fault: chance per byte.")
-@click.option("--duplicate", type=float, default=0.0, help="Fault: chance per write.")
+@click.option(
+    "--corrupt",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    help="Fault: chance per frame of one bit flipped.",
+)
+@click.option(
+    "--drop",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    help="Fault: chance per frame that it vanishes.",
+)
+@click.option(
+    "--duplicate",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    help="Fault: chance per frame that it arrives twice.",
+)
+@click.option(
+    "--delay",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    help="Fault: chance per frame that it (and what follows it) arrives late.",
+)
+@click.option(
+    "--max-delay",
+    "max_delay",
+    type=click.FloatRange(0),
+    default=0.05,
+    show_default=True,
+    help="Seconds: the longest delay of a delayed frame.",
+)
+@click.option(
+    "--bit-flip", type=click.FloatRange(0, 1), default=0.0, help="Fault: chance per byte."
+)
+@click.option(
+    "--drop-byte", type=click.FloatRange(0, 1), default=0.0, help="Fault: chance per byte."
+)
 @click.option(
     "--dir",
     "folder",
@@ -152,15 +187,21 @@ def simulate(
     td_call_rate: float,
     wrong_declarer_rate: float,
     hand_records: Path | None,
+    corrupt: float,
+    drop: float,
+    duplicate: float,
+    delay: float,
+    max_delay: float,
     bit_flip: float,
     drop_byte: float,
-    duplicate: float,
     folder: Path | None,
     listen: str | None,
     port: int | None,
     duration: float | None,
 ) -> None:
-    """Run a simulated room; prints the line (pty path or socket:// URL) of each station."""
+    """Run a simulated room; prints the line (pty path or socket:// URL) of each station.
+    Faults (--corrupt, --drop, --duplicate, --delay per frame; --bit-flip, --drop-byte per
+    byte) hurt every line in both directions; the last line prints how many of each."""
     if port is not None:
         listen = f"127.0.0.1:{port}"
     if listen is None and not ptys_available():
@@ -174,7 +215,16 @@ def simulate(
         click.echo(
             f"hand records {hand_records}: {len(deals)} boards; the players play them", err=True
         )
-    faults = Faults(bit_flip=bit_flip, drop_byte=drop_byte, duplicate=duplicate, seed=seed)
+    faults = Faults(
+        corrupt=corrupt,
+        drop=drop,
+        duplicate=duplicate,
+        delay=delay,
+        max_delay_s=max_delay,
+        bit_flip=bit_flip,
+        drop_byte=drop_byte,
+        seed=seed,
+    )
     folder = folder or Path(tempfile.mkdtemp(prefix="bridgehub-sim-"))
     folder.mkdir(parents=True, exist_ok=True)
     room = asyncio.run(
@@ -198,4 +248,5 @@ def simulate(
     )
     accepted = sum(len(t.log.accepted) for s in room for t in s.terminals.values())
     pending = sum(len(t.unacked) for s in room for t in s.terminals.values())
-    click.echo(f"results acknowledged: {accepted}; waiting for an ACK: {pending}")
+    counts = ", ".join(f"{kind} {n}" for kind, n in faults.counts.items())
+    click.echo(f"results acknowledged: {accepted}; waiting for an ACK: {pending}; faults: {counts}")

@@ -3,7 +3,11 @@ hardware would (the same link code as the hub's driver), with faults and unplugg
 
 The station's own messages (HELLO, TERMINAL_JOINED, heartbeats) travel at address 0 in its
 own epoch; it presumes the hub gone when no intact frame came from it for three of the
-hub's heartbeat periods (docs/protocol.md §3)."""
+hub's heartbeat periods (docs/protocol.md §3).
+
+Faults hurt both directions, as a noisy cable does: what the station writes and what it
+reads from the hub pass through a fault stream each, and delayed frames are scheduled on
+the loop (the station goes on serving its other terminals meanwhile)."""
 
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
 
 from drivers.protocol.link import Acked, GaveUp, Link, Nacked, Received, random_epoch
 from drivers.protocol.messages import (
@@ -23,11 +29,33 @@ from drivers.protocol.messages import (
     StationStatus,
     TerminalJoined,
 )
-from simulator.faults import Faults
-from simulator.line import PtyLine, SocketLine
+from simulator.faults import DelayLine, Faults
+from simulator.line import SocketLine
 from simulator.terminal import VirtualTerminal
 
 log = logging.getLogger(__name__)
+
+
+class Line(Protocol):
+    """The device end of a line (simulator/line.py, simulator/usb_line.py): ``master`` is
+    a non-blocking file descriptor the station reads and writes, None while unplugged."""
+
+    master: int | None
+    path: Path
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def plugged(self) -> bool: ...
+
+    def plug(self) -> None: ...
+
+    def unplug(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
 HUB_SILENCE_S = 15.0  # three of the hub's 5 s heartbeats
 
 
@@ -38,7 +66,7 @@ class VirtualBaseStation:
 
     def __init__(
         self,
-        line: PtyLine | SocketLine,
+        line: Line,
         *,
         serial: str = "BS-0001",
         clock: Callable[[], float] = time.monotonic,
@@ -65,6 +93,11 @@ class VirtualBaseStation:
         self._reading: int | None = None
         self._started = self.clock()
         self._pending_out = bytearray()
+        self._retry_write: asyncio.TimerHandle | None = None
+        self.faults_to_hub = self.faults.stream(f"{serial} to hub")
+        self.faults_from_hub = self.faults.stream(f"{serial} from hub")
+        self._out_line = DelayLine(self._to_line)
+        self._in_line = DelayLine(self._inbox.put_nowait)
 
     def add_terminal(self, terminal: VirtualTerminal) -> None:
         terminal.station = self
@@ -100,15 +133,23 @@ class VirtualBaseStation:
         except OSError:  # EIO: the hub side is not open (yet)
             return
         if data:
-            self._inbox.put_nowait(data)
+            for chunk, wait in self.faults_from_hub.apply(data):
+                self._in_line.push(chunk, wait)
         else:  # a TCP peer closed: like an unplug, until the hub connects again
-            self._detach()
-            self.line.unplug()
+            self.unplug()
 
     def unplug(self) -> None:
+        """The cable pulled: whatever was on it in either direction is lost."""
         self._detach()
         self.line.unplug()
         self._pending_out.clear()
+        if self._retry_write is not None:
+            self._retry_write.cancel()
+            self._retry_write = None
+        for faults in (self.faults_to_hub, self.faults_from_hub):
+            faults.clear()
+        for delayed in (self._out_line, self._in_line):
+            delayed.clear()
 
     def replug(self) -> None:
         self.line.plug()
@@ -119,16 +160,25 @@ class VirtualBaseStation:
         return int((self.clock() - self._started) * 1000) & 0xFFFFFFFF
 
     async def _write(self, data: bytes) -> None:
-        data, wait = self.faults.apply(data)
-        if wait:
-            await asyncio.sleep(wait)
+        """Put ``data`` on the line through the faults; a delayed frame is scheduled,
+        never waited for here."""
+        for chunk, wait in self.faults_to_hub.apply(data):
+            self._out_line.push(chunk, wait)
+
+    def _to_line(self, data: bytes) -> None:
         self._pending_out += data
+        if self._retry_write is None:  # else the retry already due writes it
+            self._flush_out()
+
+    def _flush_out(self) -> None:
+        self._retry_write = None
         while self._pending_out and self.line.master is not None:
             try:
                 n = os.write(self.line.master, self._pending_out)
-            except BlockingIOError:
-                await asyncio.sleep(0.001)
-                continue
+            except BlockingIOError:  # the line's buffer is full: again in a moment
+                loop = asyncio.get_running_loop()
+                self._retry_write = loop.call_later(0.002, self._flush_out)
+                return
             except OSError:
                 self._pending_out.clear()
                 return
@@ -155,6 +205,11 @@ class VirtualBaseStation:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self._retry_write is not None:
+            self._retry_write.cancel()
+            self._retry_write = None
+        for delayed in (self._out_line, self._in_line):
+            delayed.clear()
         self._detach()
 
     async def _run(self) -> None:

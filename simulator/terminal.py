@@ -1,5 +1,8 @@
 """A virtual table terminal: logs on, takes its assignment, enters the bots' results,
-keeps every unacknowledged result until the hub acknowledges it, shows what the hub says."""
+keeps every unacknowledged result until the hub acknowledges it, shows what the hub says.
+It can be rebooted at any moment: a result sent survives in its memory and goes again, and
+so does the opponents' verification of it (lost, it would leave the board unfinished at the
+hub and the section waiting); a board not yet entered is keyed again by the players."""
 
 from __future__ import annotations
 
@@ -63,6 +66,8 @@ class TerminalLog:
     refused: list[tuple[Message, NakCode | int, str]] = field(default_factory=list)
     received: list[Message] = field(default_factory=list)
     gave_up: int = 0
+    reboots: int = 0
+    last_ack: float | None = None  # station clock time of the latest ACK of a result
     ack_s: list[float] = field(default_factory=list)  # result sent → ACK
     view_s: list[float] = field(default_factory=list)  # result sent → rescored traveller
 
@@ -79,22 +84,29 @@ class VirtualTerminal:
         speed: float = 1.0,
         now_ms: Callable[[], int] | None = None,
         epoch: int | None = None,
+        keying_s: float = 0.0,
     ) -> None:
         """``epoch``: that of the first boot, then one more at each (default random: a
         simulated terminal keeps no boot counter, and a random epoch differs from the one
-        of its previous run, docs/protocol.md §3)."""
+        of its previous run, docs/protocol.md §3). ``keying_s``: how long the players take
+        to key a result (in real seconds, before ``speed``), the moment a reboot loses the
+        keystrokes."""
         self.address = address
         self.serial = serial
         self.section = section
         self.table = table
         self.bot = bot
         self.speed = speed
+        self.keying_s = keying_s
+        self.keying: tuple[int, int] | None = None  # (round, board) being keyed now
         self.now_ms = now_ms or (lambda: int(time.time() * 1000))
         self.epoch = 0  # before the first boot
         self._next_epoch = epoch if epoch is not None else random_epoch()
         self.station: Station | None = None
         self.assignment: Assignment | None = None
         self.unacked: dict[ResultKey, Result] = {}
+        # per (section, table, round, board): the verification sent, until the hub answers
+        self.unverified: dict[tuple[str, int, int, int], Verify] = {}
         self.log = TerminalLog()
         self._assigned = asyncio.Event()
         self.round_done = asyncio.Event()
@@ -103,15 +115,19 @@ class VirtualTerminal:
         self.session_over = asyncio.Event()  # NEXT_SEATING past the last round
         self._task: asyncio.Task[None] | None = None
         self._sent_at: dict[tuple[int, int], float] = {}
-        self._retried: set[Message] = set()
+        self._retried: set[tuple[Message, int | None]] = set()  # (message, hub epoch)
         self._busy: dict[Message, int] = {}  # BUSY answers so far, per waiting result
         self._hub_epoch: int | None = None  # the hub's epoch its last HELLO began
         self.battery = 100 - (table * 7) % 40  # terminals come charged unevenly
+        self._entered: set[tuple[str, int, int, int]] = set()  # (section, table, round, board)
+        self._started_rounds: set[tuple[str, int, int]] = set()
+        self._later: set[asyncio.TimerHandle] = set()  # resends planned by the running terminal
 
     # -- power --------------------------------------------------------------------------------
     def boot(self) -> None:
         """Power on (or reboot): a new epoch, HELLO, LOGON, then everything not yet
-        acknowledged again (results survive a reboot in the terminal's memory)."""
+        acknowledged again (results and their verifications survive a reboot in the
+        terminal's memory)."""
         assert self.station is not None
         self.epoch, self._next_epoch = self._next_epoch, self._next_epoch % 0xFFFFFFFF + 1
         self.station.link.set_epoch(self.address, self.epoch)
@@ -120,6 +136,40 @@ class VirtualTerminal:
         self.send(Status(self.battery, 90, 0))
         for result in list(self.unacked.values()):
             self.send(result)
+        for verify in list(self.unverified.values()):
+            self.send(verify)
+
+    def reboot(self) -> None:
+        """Power off and on now, at any moment. What was keyed but not sent is gone from the
+        keypad: the players key that board again. What was sent and not acknowledged
+        survives in memory and goes again after HELLO and LOGON (``boot``); resends the old
+        power cycle had planned are forgotten. The round under way carries on where it
+        was, so the terminal is never left waiting for an assignment it already has."""
+        running = self._task is not None and not self._task.done()
+        if self._task is not None:
+            self._task.cancel()
+        for handle in self._later:
+            handle.cancel()
+        self._later.clear()
+        self._busy.clear()
+        self._retried.clear()
+        self.keying = None
+        self.log.reboots += 1
+        self.boot()
+        if running:
+            if self.assignment is not None and not self.round_done.is_set():
+                self._assigned.set()  # resume the round: boards entered are not played again
+            self.start()
+
+    def _later_send(self, delay: float, message: Message) -> None:
+        """Send ``message`` after ``delay`` seconds, unless the terminal reboots first."""
+
+        def fire() -> None:
+            self._later.discard(handle)
+            self.send(message)
+
+        handle = asyncio.get_running_loop().call_later(delay, fire)
+        self._later.add(handle)
 
     def send(self, message: Message) -> None:
         assert self.station is not None
@@ -131,6 +181,9 @@ class VirtualTerminal:
         )
 
     async def stop(self) -> None:
+        for handle in self._later:
+            handle.cancel()
+        self._later.clear()
         if self._task:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -147,14 +200,23 @@ class VirtualTerminal:
             if 0 in (a.ns_pair, a.ew_pair):  # a sit-out: nothing to enter this round
                 self.round_done.set()
                 continue
-            self.send(RoundStarted(a.section, a.table, a.round, self.now_ms()))
+            if (a.section, a.table, a.round) not in self._started_rounds:
+                self._started_rounds.add((a.section, a.table, a.round))
+                self.send(RoundStarted(a.section, a.table, a.round, self.now_ms()))
             for board in a.boards:
+                if (a.section, a.table, a.round, board) in self._entered:
+                    continue  # entered before a reboot
                 self.send(BoardStarted(a.section, a.table, a.round, board, self.now_ms()))
                 await asyncio.sleep(self.bot.board_minutes() * 60 / self.speed)
+                if self.keying_s:
+                    self.keying = (a.round, board)
+                    await asyncio.sleep(self.keying_s / self.speed)
+                    self.keying = None
                 now = self._reseated(a)
                 if now is None:  # the director made the table a sit-out mid-round
                     break
                 a = now
+                self._entered.add((a.section, a.table, a.round, board))
                 entry = self.bot.play(board)
                 keyed = board
                 if self.bot.wrong_board(board):
@@ -196,7 +258,9 @@ class VirtualTerminal:
         self.unacked[(a.section, a.table, a.round, board, revision)] = result
         self._sent_at[(a.round, board)] = time.perf_counter()
         self.send(result)
-        self.send(Verify(a.section, a.table, a.round, board, 1))
+        verify = Verify(a.section, a.table, a.round, board, 1)
+        self.unverified[(a.section, a.table, a.round, board)] = verify
+        self.send(verify)
         self.battery = max(3, self.battery - 2)  # a board's worth of display and radio
         self.send(Status(self.battery, 90, board))
         return result
@@ -223,10 +287,15 @@ class VirtualTerminal:
                 self.station.link.ack(ev)
                 self.station.wake()
         elif isinstance(ev, Acked):
+            if isinstance(ev.message, Verify):
+                self._verified(ev.message)
             if isinstance(ev.message, Result):
                 r = ev.message
                 self._busy.pop(r, None)
-                self.unacked.pop((r.section, r.table, r.round, r.board, r.revision), None)
+                key = (r.section, r.table, r.round, r.board, r.revision)
+                if self.unacked.pop(key, None) is None:
+                    return  # a second ACK of a result sent twice (around a reboot)
+                self.log.last_ack = self.station.link.clock()
                 sent = self._sent_at.get((r.round, r.board))
                 if sent is not None:
                     self.log.ack_s.append(time.perf_counter() - sent)
@@ -239,28 +308,36 @@ class VirtualTerminal:
             if (
                 ev.code == NakCode.NOT_LOGGED_ON
                 and not isinstance(ev.message, Logon)
-                and ev.message not in self._retried
+                and (ev.message, self._hub_epoch) not in self._retried
             ):
-                # the hub does not know us (it restarted): log on again, then resend once
-                self._retried.add(ev.message)
+                # the hub does not know us (it restarted): log on again, then resend, once
+                # per run of the hub (a result refused by two restarted hubs is kept)
+                self._retried.add((ev.message, self._hub_epoch))
                 self.send(Logon(self.serial, self.section, self.table, "sim-1"))
                 self.send(ev.message)
                 return
+            if isinstance(ev.message, Verify):
+                self._verified(ev.message)  # answered: the hub has it, or says why not
             if isinstance(ev.message, Result) and ev.code == NakCode.BUSY:
                 # the hub could not store it: again after the retransmission pause (§3)
                 tries = self._busy[ev.message] = self._busy.get(ev.message, 0) + 1
                 pause = min(RTO * 2 ** (tries - 1), MAX_RTO)
-                asyncio.get_running_loop().call_later(pause, self.send, ev.message)
+                self._later_send(pause, ev.message)
                 return
             if isinstance(ev.message, Result) and ev.code >= 16:
                 r = ev.message
                 self.unacked.pop((r.section, r.table, r.round, r.board, r.revision), None)
         elif isinstance(ev, GaveUp):
             self.log.gave_up += 1
-            if isinstance(ev.message, Result | Logon | Hello):
-                asyncio.get_running_loop().call_later(
-                    1.0 / max(self.speed, 1.0), self.send, ev.message
-                )
+            waiting = isinstance(ev.message, Verify) and ev.message in self.unverified.values()
+            if isinstance(ev.message, Result | Logon | Hello) or waiting:
+                self._later_send(1.0 / max(self.speed, 1.0), ev.message)
+
+    def _verified(self, v: Verify) -> None:
+        """The hub answered the verification of a board: no longer kept for a resend."""
+        key = (v.section, v.table, v.round, v.board)
+        if self.unverified.get(key) == v:
+            del self.unverified[key]
 
     def _reseated(self, a: Assignment) -> Assignment | None:
         """The round's seating now (the director may have changed it mid-round); None when

@@ -1,7 +1,9 @@
 """A base station on USB bulk endpoints, emulated through umockdev for the hub's pyusb
-path (no USB hardware or kernel USB exists on these machines). Run under
-``umockdev-wrapper``. It answers the usbdevfs ioctls libusb issues: control transfers
-(descriptors, vendor requests), bulk URBs both ways, reaping and discarding.
+path (no USB hardware or kernel USB exists on these machines). The pyusb side runs under
+umockdev's preload library (``umockdev-wrapper``, or the environment
+``simulator.usb_line.hub_environment`` gives a hub in another process). It answers the
+usbdevfs ioctls libusb issues: control transfers (descriptors, vendor requests), bulk URBs
+both ways, reaping and discarding, and an unplug as the kernel reports one.
 
 x86-64 layouts; ``struct usbdevfs_urb`` is 56 bytes: type @0, endpoint @1, status @4,
 buffer pointer @16, buffer_length @24, actual_length @28.
@@ -9,7 +11,6 @@ buffer pointer @16, buffer_length @24, actual_length @28.
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import struct
 import threading
@@ -36,6 +37,7 @@ CLEAR_HALT = 0x80045515
 GET_CAPABILITIES = 0x8004551A
 URB_TYPE_CONTROL, URB_TYPE_BULK = 2, 3
 URB_SIZE = 56
+IDLE_REAP_S = 0.005  # how long an idle reap waits for data before EAGAIN
 
 
 def device_descriptor(vendor: int, product: int) -> bytes:
@@ -93,38 +95,51 @@ H: descriptors={descriptors}
 """
 
 
-def _peek(addr: int, size: int) -> bytes:
-    return ctypes.string_at(addr, size)
-
-
-def _poke(addr: int, data: bytes, local=None, offset: int = 0) -> None:  # noqa: ANN001
-    """Write into the client's memory (umockdev-wrapper runs the handler in-process) and,
-    when the write belongs to the call being answered, into umockdev's copy too."""
-    ctypes.memmove(addr + offset, data, len(data))
-    if local is not None:
-        local.update(offset, data)
+def _bytes(data) -> bytes:  # noqa: ANN001 - GI IoctlData
+    """The local copy of client memory that umockdev resolved."""
+    return bytes(data.retrieve())
 
 
 class _Urb:
-    """A submitted URB: its address, type, endpoint and buffer."""
+    """A submitted URB: umockdev's copy of it and of its buffer, synced back to the client
+    when an ioctl of the same client completes with it reachable (the submit itself, or
+    the reap that hands it back through ``set_ptr``). Never the client's memory directly,
+    so the client may be another process."""
 
-    def __init__(self, local, addr: int) -> None:  # noqa: ANN001
-        self.local = local
-        self.addr = addr
-        raw = _peek(addr, URB_SIZE)
+    def __init__(self, data, client) -> None:  # noqa: ANN001 - GI IoctlData, IoctlClient
+        self.data = data
+        self.client = client  # the process (open device) that submitted it
+        self.addr = data.client_addr
+        raw = _bytes(data)
         self.kind, self.endpoint = raw[0], raw[1]
-        self.buffer = struct.unpack_from("<Q", raw, 16)[0]
         self.length = struct.unpack_from("<i", raw, 24)[0]
+        self.buffer = data.resolve(16, self.length) if self.length > 0 else None
 
-    def finish(self, actual: int, status: int = 0, during_submit: bool = False) -> None:
-        local = self.local if during_submit else None
-        _poke(self.addr, struct.pack("<i", status), local, 4)
-        _poke(self.addr, struct.pack("<i", actual), local, 28)
+    def read(self, offset: int, size: int) -> bytes:
+        return b"" if self.buffer is None else _bytes(self.buffer)[offset : offset + size]
+
+    def fill(self, offset: int, chunk: bytes) -> None:
+        if self.buffer is not None and chunk:
+            self.buffer.update(offset, chunk)
+
+    def finish(self, actual: int, status: int = 0) -> None:
+        self.data.update(4, struct.pack("<i", status))
+        self.data.update(28, struct.pack("<i", actual))
 
 
 class BulkDevice(UMockdev.IoctlBase):
     """The usbdevfs side of a bulk device. ``received`` gets what the host writes to the
-    OUT endpoint; ``to_host`` returns what the IN endpoint should deliver next."""
+    OUT endpoint; ``to_host`` returns what the IN endpoint should deliver next. Once
+    ``gone`` (unplugged), every ioctl fails with ENODEV as the kernel's would, so the
+    host's libusb reports LIBUSB_ERROR_NO_DEVICE (``disconnect``).
+
+    URBs belong to the client (an open of the device) that submitted them, and a reap hands
+    a client only its own. The client that claims the interface owns the device: the URBs
+    of any other are forgotten then. A hub killed with ``kill -9`` cannot discard its
+    waiting IN transfer, and umockdev does not reliably tell that it died (a death during
+    an ioctl leaves its connection open here), so without this the next hub's first reads
+    would go into that dead transfer. (The kernel refuses a second claim while the first
+    holder lives; one hub at a time is all this emulation serves.)"""
 
     ids: tuple[int, int]
 
@@ -142,9 +157,25 @@ class BulkDevice(UMockdev.IoctlBase):
         self.completed: list[_Urb] = []
         self.waiting_in: list[_Urb] = []
         self._held = b""
+        self.gone = False
+        self.ready = threading.Condition(self.lock)  # notified when there is data for the host
+
+    def disconnect(self) -> None:
+        """The device is pulled out, as the kernel tells usbdevfs: URBs in flight complete
+        with -ESHUTDOWN (libusb reaps them as LIBUSB_TRANSFER_NO_DEVICE), then every ioctl
+        but a reap fails with ENODEV, and a reap with nothing left too."""
+        with self.lock:
+            self.gone = True
+            for urb in self.waiting_in:
+                urb.finish(0, -errno.ESHUTDOWN)
+                self.completed.append(urb)
+            self.waiting_in.clear()
+            self.ready.notify_all()
 
     def _control(self, urb: _Urb) -> int:
-        setup = _peek(urb.buffer, 8)
+        setup = urb.read(0, 8)
+        if len(setup) < 8:
+            return 0
         request_type, request, value, _index, length = struct.unpack("<BBHHH", setup)
         reply = b""
         if request_type == 0x80 and request == 6:  # GET_DESCRIPTOR
@@ -159,9 +190,8 @@ class BulkDevice(UMockdev.IoctlBase):
                     if idx == 0
                     else string_descriptor(self.strings.get(idx, ""))
                 )
-        reply = reply[:length]
-        if reply:
-            ctypes.memmove(urb.buffer + 8, reply, len(reply))
+        reply = reply[: max(0, min(length, urb.length - 8))]
+        urb.fill(8, reply)
         return len(reply)
 
     def _feed_waiting(self) -> None:
@@ -172,26 +202,41 @@ class BulkDevice(UMockdev.IoctlBase):
                 return
             urb = self.waiting_in.pop(0)
             chunk, self._held = pending[: urb.length], pending[urb.length :]
-            ctypes.memmove(urb.buffer, chunk, len(chunk))
+            urb.fill(0, chunk)
             urb.finish(len(chunk))
             self.completed.append(urb)
+
+    def _claimed_by(self, client) -> None:  # noqa: ANN001 - GI object
+        """``client`` owns the device now: the URBs of any other client (a hub that died
+        holding it) are forgotten; bytes they held are lost, as on a line, and the link
+        sends them again."""
+        self.waiting_in = [u for u in self.waiting_in if u.client == client]
+        self.completed = [u for u in self.completed if u.client == client]
 
     def do_handle_ioctl(self, client) -> bool:  # noqa: ANN001 - GI object
         request = client.get_request()
         arg = client.get_arg()
         with self.lock:
-            if request == SUBMITURB:
-                local = arg.resolve(0, URB_SIZE)
-                urb = _Urb(local, local.client_addr)
+            if request == REAPURBNDELAY and not self._done(client) and not self.gone:
+                self._feed_waiting()
+                if not self._done(client) and self.waiting_in:
+                    # libusb polls the emulated descriptor, which is always ready, and
+                    # reaps at once: a short wait for data here keeps that loop from
+                    # spinning both processes (the kernel would have woken it on data)
+                    self.ready.wait(IDLE_REAP_S)
+            if self.gone and request not in (REAPURB, REAPURBNDELAY):
+                client.complete(-1, errno.ENODEV)
+            elif request == SUBMITURB:
+                urb = _Urb(arg.resolve(0, URB_SIZE), client)
                 if urb.kind == URB_TYPE_CONTROL:
-                    urb.finish(self._control(urb), during_submit=True)
+                    urb.finish(self._control(urb))
                     self.completed.append(urb)
                 elif urb.kind == URB_TYPE_BULK and urb.endpoint & 0x80:
                     self.waiting_in.append(urb)
                     self._feed_waiting()
                 elif urb.kind == URB_TYPE_BULK:
-                    self.received(_peek(urb.buffer, urb.length))
-                    urb.finish(urb.length, during_submit=True)
+                    self.received(urb.read(0, urb.length))
+                    urb.finish(urb.length)
                     self.completed.append(urb)
                 else:
                     client.complete(-1, errno.EINVAL)
@@ -199,30 +244,32 @@ class BulkDevice(UMockdev.IoctlBase):
                 client.complete(0, 0)
             elif request in (REAPURB, REAPURBNDELAY):
                 self._feed_waiting()
-                if self.completed:
-                    slot = arg.resolve(0, 8)
-                    _poke(slot.client_addr, struct.pack("<Q", self.completed.pop(0).addr), slot)
+                done = self._done(client)
+                if done is not None:
+                    self.completed.remove(done)
+                    arg.resolve(0, 8).set_ptr(0, done.data)
                     client.complete(0, 0)
                 else:
-                    client.complete(-1, errno.EAGAIN)
+                    client.complete(-1, errno.ENODEV if self.gone else errno.EAGAIN)
             elif request == DISCARDURB:
-                target = arg.resolve(0, URB_SIZE).client_addr
+                target = struct.unpack("<Q", _bytes(arg)[:8])[0]
                 for urb in list(self.waiting_in):
-                    if urb.addr == target:
+                    if urb.addr == target and urb.client == client:
                         self.waiting_in.remove(urb)
                         urb.finish(0, -errno.ENOENT)
                         self.completed.append(urb)
                 client.complete(0, 0)
             elif request == GET_CAPABILITIES:
-                slot = arg.resolve(0, 4)
-                _poke(slot.client_addr, struct.pack("<I", 0), slot)
+                arg.resolve(0, 4).update(0, struct.pack("<I", 0))
                 client.complete(0, 0)
             elif request == GETDRIVER:
                 client.complete(-1, errno.ENODATA)
+            elif request == CLAIMINTERFACE:
+                self._claimed_by(client)
+                client.complete(0, 0)
             elif request in (
                 SETCONFIGURATION,
                 SETINTERFACE,
-                CLAIMINTERFACE,
                 RELEASEINTERFACE,
                 CLEAR_HALT,
                 RESET,
@@ -233,6 +280,10 @@ class BulkDevice(UMockdev.IoctlBase):
             else:
                 client.complete(-1, errno.ENOTTY)
         return True
+
+    def _done(self, client) -> _Urb | None:  # noqa: ANN001 - GI object
+        """The first completed URB of ``client``, to be reaped."""
+        return next((u for u in self.completed if u.client == client), None)
 
 
 class BulkStation(BulkDevice):
@@ -259,6 +310,7 @@ class BulkStation(BulkDevice):
         with self.lock:
             self.outbound += data
             self._feed_waiting()
+            self.ready.notify_all()
 
     def pull(self) -> bytes:
         with self.lock:

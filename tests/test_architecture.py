@@ -1,5 +1,6 @@
 """The import direction of docs/architecture: scoring ← drivers ← hub; the simulator may
-use drivers and scoring but never hub, and nothing imports the simulator but tests."""
+use drivers and scoring but never hub, and nothing imports the simulator but tests; the
+campaign harness (campaign/) may import anything and nothing of the product imports it."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ import pytest
 
 ROOT = Path(__file__).parents[1]
 FORBIDDEN = {
-    "scoring": {"drivers", "hub", "simulator"},
-    "drivers": {"hub", "simulator"},
-    "hub": {"simulator"},
-    "simulator": {"hub"},
+    "scoring": {"drivers", "hub", "simulator", "campaign"},
+    "drivers": {"hub", "simulator", "campaign"},
+    "hub": {"simulator", "campaign"},
+    "simulator": {"hub", "campaign"},
 }
+# campaign/ is a harness like tests/ and bench/ (issue 12 [FAULTS]): it may import anything,
+# and nothing but tests imports it (``bridgehub campaign`` reaches it through an entry point)
 
 
 def imports(path: Path) -> set[str]:
@@ -36,6 +39,18 @@ def test_imports_point_down_the_layers(package):
         wrong = imports(path) & FORBIDDEN[package]
         if wrong:
             bad.append(f"{path.relative_to(ROOT)} imports {', '.join(sorted(wrong))}")
+    assert not bad, bad
+
+
+def test_nothing_of_the_product_imports_the_campaign():
+    """Issue 12: campaign/ is a harness like tests/ and bench/; only tests (and the
+    ``bridgehub campaign`` entry point, which is no import) reach it."""
+    bad = [
+        f"{path.relative_to(ROOT)}"
+        for package in ("scoring", "drivers", "hub", "simulator", "bench")
+        for path in (ROOT / package).rglob("*.py")
+        if "campaign" in imports(path)
+    ]
     assert not bad, bad
 
 

@@ -71,6 +71,18 @@ def decode_message(code: int, payload: bytes) -> Message:
     return msg
 
 
+def misdirected(message: Message, address: int) -> str | None:
+    """Why a device at ``address`` on a base station's line cannot have sent ``message``:
+    the hub's own messages to terminals, and the station's own (address 0 only) at a
+    terminal's address; None when it can."""
+    name = type(message).__name__
+    if message.DIRECTION == "hub → terminal":
+        return f"{name} is the hub's message to a terminal: the hub never takes it"
+    if message.DIRECTION == "station → hub" and address:
+        return f"{name} is the base station's own message: only the station sends it (address 0)"
+    return None
+
+
 # -- records used inside lists ------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class TravellerEntry:

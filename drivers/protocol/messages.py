@@ -141,8 +141,8 @@ class Heartbeat(Message):
 @dataclass(frozen=True, slots=True)
 class Logon(Message):
     """Claim a table. The hub binds the table to the serial and to the link it came over
-    (base station, address, epoch): RESULT, VERIFY, ERASE, ROUND_STARTED, BOARD_STARTED and
-    PLAYER_NUMBER for the table from any other link get NAK 16, and after a reboot (a new
+    (base station, address, epoch): RESULT, VERIFY, ERASE, TDCALL, ROUND_STARTED, BOARD_STARTED
+    and PLAYER_NUMBER for the table from any other link get NAK 16, and after a reboot (a new
     epoch) the terminal logs on again. A table held by another terminal, or by the same
     serial at another address, gets NAK 17 unless `td_pin` is the director's PIN (or the
     director allowed the takeover); the previous terminal then loses the table. After 3
@@ -164,7 +164,9 @@ class PlayerNumber(Message):
     """A player keyed a member number at a seat, in any round and as often as needed (in a
     Howell the pairs move: key them every round). The hub records the number for the
     player of the pair sitting there in that round, answers ACK 0 and sends PLAYER_NAME
-    (possibly before the ACK)."""
+    (possibly before the ACK). NAK 19 for a round not in the movement or a table that does
+    not play it; NAK 20 for a seat above 3 or a number with characters that cannot be
+    printed."""
 
     section: str = f(STR8)
     table: int = f(U16)
@@ -208,7 +210,8 @@ class Verify(Message):
     """The opponents' verification of an entered result, sent after its RESULT; answered
     ACK 0. Agreed: where the event asks for verification, the board is finished at the
     table once its result is accepted and agreed. Rejected: the director is alerted; where
-    verification is asked for, the board stays open until the director acts (§4.2)."""
+    verification is asked for, the board stays open until the director acts (§4.2). NAK 19
+    for a round not in the movement, a table that does not play it, or board 0."""
 
     section: str = f(STR8)
     table: int = f(U16)
@@ -240,7 +243,7 @@ class Erase(Message):
 class TDCall(Message):
     """Call the director: answered ACK 0; the call opens on the director's console (with
     the text; the reason is for the terminal's own menu). The director comes to the table
-    or answers with TD_MESSAGE."""
+    or answers with TD_MESSAGE. NAK 16 from a terminal that does not hold the table."""
 
     section: str = f(STR8)
     table: int = f(U16)
@@ -252,7 +255,9 @@ class TDCall(Message):
 @message(0x16, "terminal → hub")
 @dataclass(frozen=True, slots=True)
 class RoundStarted(Message):
-    """The table started its round (its first action measures late arrival); ACK 0."""
+    """The table started its round (its first action measures late arrival); ACK 0. NAK 19
+    for a round not in the movement or a table that does not play it; NAK 20 for a round
+    that has not started yet."""
 
     section: str = f(STR8)
     table: int = f(U16)
@@ -264,7 +269,8 @@ class RoundStarted(Message):
 @dataclass(frozen=True, slots=True)
 class BoardStarted(Message):
     """The table started a board; counts as the round's first action like ROUND_STARTED;
-    ACK 0."""
+    ACK 0. NAK 19 for a round not in the movement, a table that does not play it, or
+    board 0; NAK 20 for a round that has not started yet."""
 
     section: str = f(STR8)
     table: int = f(U16)

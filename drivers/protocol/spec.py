@@ -40,16 +40,23 @@ NAKS = {
     "BUSY": "the hub could not store the result just now: send it again after a pause "
     "(250 ms, doubling up to 2 s)",
     "NOT_LOGGED_ON": "the terminal has not logged on to that table over this link in this "
-    "epoch (after its reboot or the hub's restart): LOGON, then send the message again",
+    "epoch (after its reboot or the hub's restart): LOGON, then send the message again. "
+    "Every message that names a table needs it: RESULT, VERIFY, ERASE, TDCALL, "
+    "ROUND_STARTED, BOARD_STARTED, PLAYER_NUMBER",
     "TABLE_HELD": "another terminal (or this serial over another link) holds the table: the "
     "director's PIN in LOGON, or the director's takeover command, lets this one in",
-    "INVALID_RESULT": "the result cannot be scored (contract, declarer, tricks, lead); the "
-    "text says why",
-    "NOT_IN_MOVEMENT": "no such section, table or round (a LOGON to a table that does not "
-    "exist, a RESULT for a round not in the movement). A board the table does not play is "
-    "held (ACK 2), not refused",
+    "INVALID_RESULT": "the result cannot be scored (contract, declarer, tricks, lead, a "
+    "RESULT for board 0); the text says why",
+    "NOT_IN_MOVEMENT": "no such section, table, round or board (a LOGON to a table that does "
+    "not exist; a RESULT, VERIFY, ROUND_STARTED, BOARD_STARTED or PLAYER_NUMBER for a round "
+    "not in the movement or one the table does not play; a VERIFY or BOARD_STARTED for "
+    "board 0). A board the table does not play is held (ACK 2) as a RESULT and taken as a "
+    "VERIFY or BOARD_STARTED, not refused",
     "NOT_ALLOWED": "not allowed (a terminal the event does not register, a wrong director's "
-    "PIN, an ERASE the table may not make); the text says why",
+    "PIN, an ERASE the table may not make; a ROUND_STARTED or BOARD_STARTED for a round "
+    "that has not started; a PLAYER_NUMBER for a seat above 3 or with a number that "
+    "cannot be printed; a message a terminal never sends: the hub's own, or the base "
+    "station's at a terminal's address); the text says why",
 }
 
 

@@ -55,6 +55,8 @@ def create_cmd(file: Path, url: str | None) -> None:
         remove_sqlite_file(fresh)
         if isinstance(e, EventFileError | MovementError | StoreError):
             raise click.ClickException(str(e)) from None
+        if isinstance(e, UnicodeDecodeError):
+            raise click.ClickException(_not_utf8(file, e)) from None
         raise
     click.echo(
         f"event {eid}: {store.event(eid).event.name} "
@@ -99,6 +101,7 @@ def export_cmd(
         raise click.UsageError("give --bws DIR, --json FILE and/or --travellers FILE")
     store = _open(url)
     try:
+        store.event(event_id)  # an unknown event is refused before any file is written
         if bws_dir is not None:
             for path in export_bws(store, event_id, bws_dir):
                 click.echo(f"wrote {path}")
@@ -110,6 +113,8 @@ def export_cmd(
                 click.echo(f"wrote {path}")
     except StoreError as e:
         raise click.ClickException(str(e)) from None
+    except OSError as e:  # a destination that cannot be written: named, never a traceback
+        raise click.ClickException(f"cannot write {e.filename}: {e.strerror}") from None
 
 
 def _travellers(store: Store, event_id: int, file: Path) -> list[Path]:
@@ -149,10 +154,19 @@ def import_cmd(
         if json_file is not None:
             click.echo(f"restored as event {restore_json(store, json_file.read_text('utf-8'))}")
         elif received is not None and event_id is not None:
+            store.event(event_id)  # "no event 9", not a section it lacks
             outcome = import_received_data(store, event_id, received)
             click.echo("\n".join(outcome.lines(event_id)))  # held conflicts named (F18)
     except StoreError as e:
         raise click.ClickException(str(e)) from None
+    except UnicodeDecodeError as e:
+        raise click.ClickException(_not_utf8(json_file or received, e)) from None
+
+
+def _not_utf8(file: Path | None, e: UnicodeDecodeError) -> str:
+    """A file saved in another encoding: where, so the TD can find the character."""
+    line = bytes(e.object[: e.start]).count(b"\n") + 1
+    return f"{file}: not a text file in UTF-8 (line {line}): save it as UTF-8"
 
 
 @event.command("standings")

@@ -7,19 +7,11 @@ import os
 import sys
 from dataclasses import replace
 from fractions import Fraction
-from importlib.metadata import entry_points
 from pathlib import Path
 
 import click
 
-from hub.cli.console import console
-from hub.cli.demo import demo
-from hub.cli.event import event
-from hub.cli.hand_records import hand_records
-from hub.cli.movement import movement
-from hub.cli.run import run
-from hub.cli.screen import screen
-from hub.event.traveller_file import TravellerFileError, read_travellers
+from hub.cli.subcommands import LazyGroup
 from hub.event.vp_table_file import load_scale
 from scoring.board import Side
 from scoring.board_score import BoardScore, ScoreKind
@@ -33,10 +25,11 @@ from scoring.standings import PAIR_TIE_BREAKS, Standing, standings_by_direction,
 from scoring.vp_scale import BUILT_IN, match_vps, wbf_continuous_table
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="bridgehub")
 def cli() -> None:
     """bridgehub: the open venue hub for duplicate bridge."""
+    # `score` and `vp` live here; every other subcommand is imported when used (subcommands)
 
 
 def _rules(
@@ -233,6 +226,8 @@ def score(
     as_json: bool,
 ) -> None:
     """Score a traveller file (CSV: board,ns,ew,contract,declarer,result[,score_ns,adjusted])."""
+    from hub.event.traveller_file import TravellerFileError, read_travellers
+
     try:
         travellers = read_travellers(file, winners)
         if after_round is not None:
@@ -255,6 +250,14 @@ def score(
         )
         if isinstance(rules, MatchpointRules) and rules.expected is None:
             rules = replace(rules, expected=max(len(t) for t in travellers))
+        if isinstance(rules, MatchpointRules) and expected is not None:
+            # Neuberg with fewer results expected than played gives wrong percentages
+            crowded = next((t for t in travellers if len(t) > expected), None)
+            if crowded is not None:
+                raise click.ClickException(
+                    f"board {crowded.board} has {len(crowded)} results, more than "
+                    f"--expected {expected}"
+                )
         scores = [score_board(t, rules) for t in travellers]
         tally = tally_boards(scores, kind_of(rules), winners)
         tables = standings_by_direction(tally, tie_breaks, lot_seed)
@@ -337,28 +340,6 @@ def vp(boards: int, imps_text: str | None, scale_name: str, table_file: str | No
         click.echo(f"{str(start) + '+':>7} {display(prev[0], 2)} {display(prev[1], 2)}")
     except ScoringInputError as e:
         raise click.ClickException(e.message) from None
-
-
-cli.add_command(movement)
-cli.add_command(event)
-cli.add_command(run)
-cli.add_command(demo)
-cli.add_command(console)
-cli.add_command(screen)
-cli.add_command(hand_records)
-
-
-def _plugins() -> None:
-    """Subcommands other packages provide (``bridgehub.commands`` entry points): the
-    simulator adds ``simulate`` without the hub importing it (architecture: layers)."""
-    for ep in entry_points(group="bridgehub.commands"):
-        try:
-            cli.add_command(ep.load(), ep.name)
-        except Exception as e:  # a broken plugin must not take the hub's CLI down
-            click.echo(f"bridgehub: command {ep.name!r} unavailable: {e}", err=True)
-
-
-_plugins()
 
 
 def main() -> None:

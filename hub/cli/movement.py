@@ -11,7 +11,7 @@ import click
 from hub.event.movement.barometer import barometer
 from hub.event.movement.cards import grid, guide_cards, table_cards
 from hub.event.movement.check import check_movement, format_report
-from hub.event.movement.csv_format import format_movement, parse_movement
+from hub.event.movement.csv_format import format_movement, not_utf8, parse_movement
 from hub.event.movement.howell import howell
 from hub.event.movement.mitchell import mitchell, tables_for
 from hub.event.movement.model import Movement, MovementError
@@ -35,6 +35,8 @@ def _read(path: Path) -> Movement:
         return parse_movement(path.read_text(encoding="utf-8-sig"))
     except OSError as e:
         raise click.ClickException(f"{path}: cannot read the file: {e}") from None
+    except UnicodeDecodeError as e:
+        raise click.ClickException(f"{path}: {not_utf8(e)}") from None
     except MovementError as e:
         raise click.ClickException(f"{path}: {e.message}") from None
 

@@ -19,6 +19,7 @@ from hub.event.event_diff import warning
 from hub.event.event_file import EventFileError, parse_event
 from hub.event.movement.model import MovementError
 from hub.event.vp_table_file import anchor_vp_table
+from hub.live.hub_lock_watch import HubLockWatch
 from hub.live.service import HubService
 from hub.store.engine import DriverMissing, sqlite_url
 from hub.store.hub_lock import HubLock, HubLocked, starting
@@ -82,6 +83,20 @@ def _differences(store: Store, event_id: int, event_file: Path) -> list[str]:
         return []
 
 
+async def _warn_of_differences(store: Store, event_id: int, event_file: Path) -> None:
+    """Warn the TD when the event file and the stored event differ (names edited in the
+    store, or ``--event-id`` with an edited file). Compared once the hub serves, in a worker
+    thread (decisions D17): it reads and builds the file's movements again, time a
+    restarted hub's first ACK need not wait for (issue 12)."""
+    try:
+        changed = await asyncio.to_thread(_differences, store, event_id, event_file)
+    except Exception:  # a warning that cannot be made must not stop a running hub
+        logging.getLogger(__name__).exception("cannot compare %s with the store", event_file)
+        return
+    if changed:
+        click.echo(f"warning: {warning(changed)}", err=True)
+
+
 def _listed(store: Store, ids: list[int]) -> str:
     return ", ".join(f"event {i} {store.event(i).event.name!r}" for i in ids)
 
@@ -122,8 +137,10 @@ async def _serve(
     allow_remote_feed: bool = False,
     clock_speed: float = 1.0,
     results: Path | None = None,
-    event_dir: Path | None = None,
+    event_file: Path | None = None,
+    hub_lock: HubLock | None = None,
 ) -> None:
+    event_dir = event_file.resolve().parent if event_file is not None else None
     hub = HubService(
         store,
         event_id,
@@ -151,6 +168,7 @@ async def _serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    taken = _watch_lock(hub, hub_lock, event_id, stop)
     assert hub.api is not None
     click.echo(
         f"hub running: event {event_id}, stations {', '.join(stations)}; "
@@ -169,6 +187,8 @@ async def _serve(
             "an SSH tunnel)" + ("; the feed needs a log-in there" if not allow_remote_feed else ""),
             err=True,
         )
+    if event_file is not None:
+        await _warn_of_differences(store, event_id, event_file)
 
     folder = results if results is not None else Path("results")  # run() always gives one
     announcer = asyncio.ensure_future(  # again after each correction, once quiet for 5 s
@@ -177,6 +197,32 @@ async def _serve(
     await stop.wait()
     announcer.cancel()
     await hub.stop()
+    if taken:  # another hub took the event while the database server was away
+        raise click.ClickException(taken[0])
+
+
+def _watch_lock(
+    hub: HubService, lock: HubLock | None, event_id: int, stop: asyncio.Event
+) -> list[str]:
+    """Watch a lock the database server can forget (PostgreSQL's, at a restart): taken
+    again when the server is back; if another hub took the event meanwhile, the director is
+    told and this hub stops a second later (the alert reaches the console first) with that
+    message. Stopping, rather than refusing results, is what a TD wants: two hubs on one
+    room would fight for it, a hub that stays up but refuses leaves its terminals waiting
+    on "busy" for ever, and a hub that exits frees its lines for the one that runs the
+    event. The returned list gets the message when that happens."""
+    taken: list[str] = []
+    if lock is None or not lock.watched:
+        return taken
+    loop = asyncio.get_running_loop()
+
+    def on_taken(text: str) -> None:
+        taken.append(text)
+        loop.call_later(1.0, stop.set)
+
+    watch = HubLockWatch(lock.check, event_id, hub.alerts.raise_, on_taken)
+    hub.supervisor.spawn("hub lock", watch.run)
+    return taken
 
 
 def _director_pin(given: str | None) -> str:
@@ -305,9 +351,6 @@ def run(
     except OSError as e:  # a lock file that cannot be made (permissions, a read-only disk)
         store.close()
         raise click.ClickException(f"cannot lock the store or a line for this hub: {e}") from None
-    changed = _differences(store, event_id, event_file)
-    if changed:  # names edited in the store, or --event-id with an edited file
-        click.echo(f"warning: {warning(changed)}", err=True)
     try:
         asyncio.run(
             _serve(
@@ -320,7 +363,8 @@ def run(
                 allow_remote_feed,
                 clock_speed,
                 results,
-                event_file.resolve().parent,
+                event_file,
+                next((lock for lock in locks if isinstance(lock, HubLock)), None),
             )
         )
     except StoreError as e:  # the store refused the start (its boot counter ran out, ...)

@@ -40,8 +40,14 @@ def read_hand_records(path: Path) -> dict[int, str]:
         raise HandRecordError(f"hand records {path} are not valid PBN: {e}") from None
     deals: dict[int, str] = {}
     for b in boards:
-        if b.board_num is not None and b.board_num not in deals:
-            deals[b.board_num] = b.deal.to_pbn()
+        if b.board_num is None:
+            continue
+        deal = b.deal.to_pbn()
+        if deals.setdefault(b.board_num, deal) != deal:  # which one is right? ask
+            raise HandRecordError(
+                f"hand records {path}: board {b.board_num} is in the file twice with "
+                "different deals"
+            )
     if not deals:
         raise HandRecordError(f"hand records {path} hold no boards")
     try:

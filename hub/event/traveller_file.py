@@ -153,6 +153,10 @@ def read_travellers(path: str | Path, winners: int = 2) -> list[Traveller]:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
+    except OSError as e:
         raise TravellerFileError(str(path), [FileProblem(0, f"cannot read the file: {e}")]) from e
+    except UnicodeDecodeError as e:  # saved as Latin-1 or UTF-16: say where, not the codec
+        line = bytes(e.object[: e.start]).count(b"\n") + 1
+        problem = FileProblem(line, "not a text file in UTF-8: save it as UTF-8 CSV")
+        raise TravellerFileError(str(path), [problem]) from None
     return parse_travellers(text, str(path), winners)

@@ -1,6 +1,7 @@
 """The audit trail of the live hub: who did what (log-ons, refusals, held results, the
 director's commands), written to the store by a background task so that no part on the
-loop waits for the disk; ``flush`` is awaited at stop.
+loop waits for the disk, what is queued in one commit (a flood of refusals must not cost a
+commit each); ``flush`` is awaited at stop.
 
 What a noisy line repeats (refused frames) is counted, not written one by one: ``tally``
 keeps one row per actor and action per minute, with the count and the reasons, so no line
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 Entry = tuple[str, str, dict[str, Any]]
 WINDOW_S = 60.0  # one tallied row per actor and action per minute
 REASONS_KEPT = 10  # distinct reasons kept in a row (the rest are counted as "other")
+CHUNK = 500  # audit entries written in one commit
 
 
 @dataclass
@@ -122,7 +124,7 @@ class AuditTrail:
             batch, self._waiting = self._waiting, []
             if not batch:
                 return
-            written = [0]  # entries the worker thread is done with (each its own commit)
+            written = [0]  # entries the worker thread is done with (committed or skipped)
             lost: list[Entry] = []  # of those, the ones the store refused
             write = asyncio.ensure_future(asyncio.to_thread(self._write, batch, written, lost))
             try:  # a cancelled writer (the hub stopping) lets its write finish first
@@ -147,9 +149,26 @@ class AuditTrail:
             )
 
     def _write(self, batch: list[Entry], written: list[int], lost: list[Entry]) -> None:
-        """Each entry its own commit, in order (worker thread). A store that is down
-        raises (the rest waits for the next try); an entry the store refuses twice on its
-        own is logged in full and skipped."""
+        """In order, ``CHUNK`` entries a commit (worker thread: a flood of refusals must not
+        cost a commit each). A store that is down raises (the rest waits for the next try);
+        a chunk the store refuses is written again one entry a commit, and an entry it
+        refuses twice on its own is logged in full and skipped."""
+        for start in range(0, len(batch), CHUNK):
+            chunk = batch[start : start + CHUNK]
+            if len(chunk) == 1:  # the quiet case: a lone entry, written as always
+                self._write_alone(chunk, written, lost)
+                continue
+            try:
+                self.store.audit_many(self.event_id, chunk)  # all or none
+            except Exception as e:
+                if store_unavailable(e):
+                    raise
+                self._write_alone(chunk, written, lost)
+                continue
+            written[0] += len(chunk)
+
+    def _write_alone(self, batch: list[Entry], written: list[int], lost: list[Entry]) -> None:
+        """Each entry its own commit, in order (worker thread)."""
         for entry in batch:
             for attempt in (1, 2):
                 try:

@@ -17,6 +17,7 @@ from typing import Any
 from drivers.base_station import BaseStationDriver, LineDown, LineUp
 from drivers.clock.show import Phase
 from drivers.protocol import messages as wire
+from drivers.protocol.layout import misdirected
 from drivers.protocol.link import GaveUp, Nacked, Received, Refused
 from hub.event.pair_labels import Numbering, PairLabels, field_named, room
 from hub.live import terminal_port as port
@@ -42,8 +43,6 @@ REFUSALS = {
     port.Reason.DIRECTOR_PIN: wire.NakCode.NOT_ALLOWED,
     port.Reason.BUSY: wire.NakCode.BUSY,
 }
-
-
 LEFT = {0: "out of range", 1: "powered off", 2: "replaced"}  # TERMINAL_LEFT reasons
 
 
@@ -104,8 +103,10 @@ def _request(name: str, rx: Received) -> port.Request:
         return port.EraseRequest(ref, rx, m.section, m.table, m.round, m.board, m.revision)
     if isinstance(m, wire.TDCall):
         return port.DirectorCall(ref, rx, m.section, m.table, m.round, m.text)
-    if isinstance(m, wire.RoundStarted | wire.BoardStarted):
+    if isinstance(m, wire.RoundStarted):
         return port.PlayStarted(ref, rx, m.section, m.table, m.round)
+    if isinstance(m, wire.BoardStarted):
+        return port.PlayStarted(ref, rx, m.section, m.table, m.round, m.board)
     if isinstance(m, wire.PlayerNumber):
         return port.PlayerKeyed(ref, rx, m.section, m.table, m.round, m.seat, m.number)
     if isinstance(m, wire.Status):
@@ -211,6 +212,11 @@ class BaseStationPort:
                 ref = port.TerminalRef(self.name, ev.terminal)
                 detail = {"epoch": ev.epoch, "seq": ev.seq}
                 self.inbound.put_nowait(port.Rejected(ref, ev.code.name, ev.reason, detail))
+            elif isinstance(ev, Received) and (why := misdirected(ev.message, ev.terminal)):
+                if ev.message.NEEDS_ACK:  # refused, and counted like the link's refusals
+                    self.driver.nak(ev, wire.NakCode.NOT_ALLOWED, why)
+                ref, detail = port.TerminalRef(self.name, ev.terminal), {"seq": ev.seq}
+                self.inbound.put_nowait(port.Rejected(ref, "NOT_ALLOWED", why, detail))
             elif isinstance(ev, Received):
                 self.inbound.put_nowait(request(self.name, ev, self.numbering))
             elif isinstance(ev, Nacked | GaveUp):

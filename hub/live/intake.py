@@ -1,11 +1,9 @@
 """Result intake (decisions D9): who may submit for a table, and how a submission is
 answered — accepted, held for the director, a duplicate, or refused with the reason the
 players can act on. Intake decides; the result writer stores; the answer goes out only
-after the commit (D11).
-
-Domain types only (decisions D18): submissions and verdicts of the terminal port, never
-wire messages. ``Intake`` belongs to the hub's asyncio loop: it reads no store; the hub
-hands it the live results and hand records it reads in a worker thread.
+after the commit (D11). Domain types only (D18): submissions and verdicts of the terminal
+port, never wire messages. ``Intake`` belongs to the hub's asyncio loop: it reads no
+store; the hub hands it the live results and hand records it reads in a worker thread.
 """
 
 from __future__ import annotations
@@ -123,11 +121,8 @@ class Intake:
                 f"{MAX_SERIAL}; ask the director",
             )
         if not serial.isprintable():  # a NUL or control character: no store can keep it
-            return Verdict.refused(
-                Reason.NOT_REGISTERED,
-                f"terminal serial {serial!r} has characters that cannot be printed: ask the "
-                "director",
-            )
+            text = f"terminal serial {serial!r} has characters that cannot be printed"
+            return Verdict.refused(Reason.NOT_REGISTERED, text + ": ask the director")
         if self.registered is not None and serial not in self.registered:
             return Verdict.refused(
                 Reason.NOT_REGISTERED,
@@ -226,6 +221,9 @@ class Intake:
         if sit_out is not None:  # F2: never a result against pair 0
             log.warning("refused from %s: %s", serial, sit_out)
             return IntakeResult(self._refuse(serial, Reason.NOT_IN_MOVEMENT, sit_out))
+        if s.board < 1:  # no such board: nothing to score or re-key (a held board 0 broke views)
+            text = f"board {s.board} is not a board number: boards are numbered from 1"
+            return IntakeResult(self._refuse(serial, Reason.INVALID_RESULT, text))
         if s.no_play:  # recorded by the writer, answered after its commit (D11)
             sent = submission_key(serial, s)
             return NoPlay(serial, s.section, s.table, s.round, s.board, sent)

@@ -67,11 +67,27 @@ class Publication:
         self.withheld: dict[str, int] = {}  # section → the round whose standings wait
         self.published: dict[str, int] = {}  # section → the last round published
         self.last: dict[str, dict[str, Any]] = {}  # section → what was published, for screens
+        self._deferred: list[tuple[str, int]] | None = None  # rounds ended while loading
 
-    async def load(self) -> None:
+    def begin_loading(self) -> None:
+        """Rounds that end before ``finish_loading`` are decided then, once the flags that
+        may hold them back are known (hub.live.warm_start)."""
+        self._deferred = []
+
+    async def finish_loading(self) -> None:
+        deferred, self._deferred = self._deferred or [], None
+        for section, rnd in deferred:
+            try:  # one failure never keeps the other rounds back
+                await self.round_complete(section, rnd)
+            except Exception:
+                log.exception("deciding the standings of round %d of section %s", rnd, section)
+
+    async def load(self, lines: list[Any] | None = None) -> None:
         """After a restart: the last round published per section (and its standings for the
-        screens); a complete round not yet published waits again."""
-        audits, lines = await asyncio.to_thread(self._stored)
+        screens); a complete round not yet published waits again. ``lines``: the live lines
+        when the caller has read them."""
+        audits, read = await asyncio.to_thread(self._stored, lines is None)
+        lines = read if lines is None else lines
         for d in audits:
             self.published[d["section"]] = max(d["round"], self.published.get(d["section"], 0))
         for d in audits:
@@ -83,16 +99,17 @@ class Publication:
                 }
         for letter, movement in self.movements.items():
             mine = [x for x in lines if x.section == letter]
-            if complete_rounds(movement, letter, mine) > self.published.get(letter, 0):
-                self.withheld[letter] = complete_rounds(movement, letter, mine)
+            complete = complete_rounds(movement, letter, mine)
+            if complete > self.published.get(letter, 0):
+                self.withheld[letter] = max(complete, self.withheld.get(letter, 0))
             if letter in self.last:
                 self.last[letter]["rows"] = await self._with_previous(
                     letter, self.last[letter]["round"]
                 )
 
-    def _stored(self) -> tuple[list[dict[str, Any]], list[Any]]:
+    def _stored(self, lines: bool) -> tuple[list[dict[str, Any]], list[Any]]:
         audits = [a["detail"] for a in self.store.audit_log(self.event_id, "standings_published")]
-        return audits, self.store.live_lines(self.event_id)
+        return audits, self.store.live_lines(self.event_id) if lines else []
 
     async def questioned_boards(self, section: str, rnd: int) -> set[int]:
         """What holds the standings after round ``rnd``, as board numbers: in every round
@@ -116,6 +133,9 @@ class Publication:
     async def round_complete(self, section: str, rnd: int) -> None:
         """Publish the round's standings, or hold them while its boards have questions; a
         withheld earlier round stays withheld in it (its standings include that round)."""
+        if self._deferred is not None:  # the flags are not loaded yet: decided then
+            self._deferred.append((section, rnd))
+            return
         rnd = max(rnd, self.withheld.get(section, 0))  # never back to an earlier round
         self.withheld[section] = rnd  # until decided: a release meanwhile takes this round
         held = await self.questioned_boards(section, rnd)

@@ -15,9 +15,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from hub.live import crash_points
 from hub.live.intake import Intake, IntakeResult, Pending
 from hub.live.no_play import ACTION, NoPlay
 from hub.live.terminal_port import Reason, ResultSubmission, Verdict
+from hub.store.failures import store_unavailable
 from hub.store.store import Store, StoredResult
 
 log = logging.getLogger(__name__)
@@ -43,13 +45,37 @@ def store_pending(store: Store, event_id: int, batch: list[Pending]) -> list[Sto
     or held); the stored records in the order of ``batch``."""
     statuses = {p.status for p in batch}
     assert len(statuses) == 1, statuses
-    return store.record(event_id, [p.entry for p in batch], status=statuses.pop())
+    entries, status = [p.entry for p in batch], statuses.pop()
+    plan = crash_points.PLAN
+    if plan is None or len(batch) < 2:
+        return store.record(event_id, entries, status=status)
+    out = store.record(  # a campaign's kill -9 in the commit, or just after it
+        event_id,
+        entries,
+        status=status,
+        before_commit=lambda _db: plan.reached(crash_points.CrashKind.GROUP_COMMIT),
+    )
+    plan.reached(crash_points.CrashKind.AFTER_COMMIT)
+    return out
 
 
 def store_no_plays(store: Store, event_id: int, batch: list[NoPlay]) -> list[bool]:
     """The batch's NO PLAYs in one transaction (worker thread): True for each recorded
     now, False for one recorded before (the terminal's resend)."""
     return store.audit_once(event_id, ACTION, [(n.serial, n.detail()) for n in batch])
+
+
+def failed(error: Exception, text: str, *args: object) -> None:
+    """A store call failed: a store that is down (a database restart, a lost disk) in one
+    WARNING line, its traceback tells nothing and an outage repeats it for every commit;
+    any other fault with its traceback."""
+    if not store_unavailable(error):
+        log.exception(text, *args)
+        return
+    first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    log.warning(
+        text + " (the store is unavailable: %s: %.200s)", *args, type(error).__name__, first
+    )
 
 
 class ResultWriter:
@@ -72,6 +98,8 @@ class ResultWriter:
         self.then = then  # scoring and the room, once the whole batch is answered
         self.fault = fault  # the director is told when the store will not take a result
         self.queue: asyncio.Queue[Queued] = asyncio.Queue()
+        # set while the hub starts: reads the live results of a batch's keys into intake
+        self.priors: Callable[[list[tuple[str, int, int, int]]], Awaitable[None]] | None = None
 
     def submit(self, serial: str, submission: ResultSubmission) -> None:
         self.queue.put_nowait(Queued(serial, submission))
@@ -85,6 +113,18 @@ class ResultWriter:
             await self.write(batch)
 
     async def write(self, batch: list[Queued]) -> None:
+        if self.priors is not None:  # intake does not hold every live result yet
+            subs = [q.submission for q in batch]
+            keys = [(s.section, s.table, s.round, s.board) for s in subs]
+            try:
+                await self.priors(keys)
+            except Exception as e:  # unchecked, never stored: "busy, resend"
+                failed(e, "reading the live results of %d key(s) failed", len(keys))
+                if self.fault is not None:
+                    self.fault(subs)
+                for q in batch:
+                    self.answer(q.submission, BUSY)
+                return
         checked = [self.intake.prepare(q.serial, q.submission) for q in batch]
         answers: list[IntakeResult | None] = [
             p if isinstance(p, IntakeResult) else None for p in checked
@@ -124,26 +164,31 @@ class ResultWriter:
             return []
         try:
             return list(await asyncio.to_thread(store_no_plays, self.store, self.event_id, plays))
-        except Exception:
-            log.exception("recording %d NO PLAY(s) failed; they must resend", len(plays))
+        except Exception as e:
+            failed(e, "recording %d NO PLAY(s) failed; they must resend", len(plays))
             return [None] * len(plays)
 
     async def _commit(
-        self, pending: list[Pending], alone: bool = False
+        self, pending: list[Pending], again: bool = False
     ) -> list[StoredResult | None]:
-        """The group commit; if it fails, each entry alone (once more), so one bad entry
-        cannot fail the others and a passing fault costs no resend (None: not stored; the
-        terminal is answered "busy, resend")."""
+        """The group commit; if it fails, once more, so a passing fault costs no resend
+        (None: not stored; the terminal is answered "busy, resend"): each entry alone, so
+        one bad entry cannot fail the others, or, when the store itself is unavailable
+        (down, full, locked), the group together (against a lost server each try waits for
+        its connect timeout: once per result would hold the whole batch for minutes)."""
         if not pending:
             return []
         try:
             return list(await asyncio.to_thread(store_pending, self.store, self.event_id, pending))
-        except Exception:
-            if alone:
-                log.exception("storing a result of %s failed; it must resend", pending[0].serial)
-                return [None]
-            log.exception("storing %d result(s) together failed; one by one", len(pending))
+        except Exception as e:
+            if again:
+                failed(e, "storing %d result(s) failed; they must resend", len(pending))
+                return [None] * len(pending)
+            if store_unavailable(e):
+                failed(e, "storing %d result(s) failed; trying again", len(pending))
+                return await self._commit(pending, again=True)
+            failed(e, "storing %d result(s) together failed; one by one", len(pending))
         out: list[StoredResult | None] = []
         for p in pending:
-            out += await self._commit([p], alone=True)
+            out += await self._commit([p], again=True)
         return out

@@ -15,6 +15,7 @@ from typing import Any
 
 from hub.api.feed import Feed
 from hub.event.movement.model import Movement
+from hub.live import crash_points
 from hub.live import round_controller as rc
 from hub.live.alerts import Alerts
 from hub.live.gateway import Seat, TerminalGateway
@@ -166,6 +167,9 @@ class Rounds:
                 self.gateway.next_seating(section, table, views)
 
     async def _apply_later(self, section: str, state: SectionRounds, effect: rc.Effect) -> None:
+        plan = crash_points.PLAN  # a round told to the tables, its start not yet recorded:
+        if plan is not None and isinstance(effect, rc.RoundStarted) and not effect.resumed:
+            plan.reached(crash_points.CrashKind.ROUND_CHANGE)
         if isinstance(effect, rc.RoundComplete) and self.on_round_complete is not None:
             await self.on_round_complete(section, effect.round)
         elif isinstance(effect, rc.TableFinished) and self.on_table_finished is not None:

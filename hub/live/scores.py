@@ -9,6 +9,7 @@ threads and come back as plain data.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import threading
 from collections.abc import Awaitable, Callable
@@ -64,6 +65,7 @@ class Scores:
         self.on_flags_changed: Callable[[str], Awaitable[None]] | None = None
         self._checks: set[asyncio.Task[None]] = set()
         self.deals_loaded = 0  # hand records loaded by the director: older solutions are stale
+        self._waiting: list[StoredResult] | None = None  # accepted while loading (warm start)
 
     @property
     def travellers_shown(self) -> bool:
@@ -72,11 +74,37 @@ class Scores:
     def load(self, lines: list[LiveLine], penalties: list[dict]) -> None:
         """After a (re)start: everything stored, read in a worker thread."""
         self.views.load(lines, penalties)
-        for line in lines:
-            self.suspicious.put(line)
+        self.suspicious.load(lines)
+
+    def begin_loading(self) -> None:
+        """The hub answers its lines before the live scores are built (hub.live.warm_start):
+        results accepted until ``load_soon`` ends are scored then, in their order."""
+        self._waiting = []
+
+    async def load_soon(
+        self, lines: list[LiveLine], penalties: list[dict], every: int = 16
+    ) -> None:
+        """``load`` in slices of ``every`` boards, the loop free between them; then the
+        results accepted meanwhile (scoring one twice changes nothing: its line replaces
+        itself)."""
+        steps = itertools.chain(
+            self.views.load_steps(lines, penalties), self.suspicious.load_steps(lines)
+        )
+        for n, _ in enumerate(steps, 1):
+            if n % every == 0:
+                await asyncio.sleep(0)
+        waiting, self._waiting = self._waiting, None
+        for stored in waiting or []:
+            try:  # as on the way in: a scoring fault never stops the others
+                self.accepted(stored)
+            except Exception:
+                log.exception("scoring result %d", stored.id)
 
     def accepted(self, stored: StoredResult) -> None:
         """A terminal's result was stored: rescore, check, show the table its traveller."""
+        if self._waiting is not None:  # the live scores are being built: scored after
+            self._waiting.append(stored)
+            return
         line = stored.line()
         key = (stored.section, stored.board)
         self._version[key] = self._version.get(key, 0) + 1

@@ -1,7 +1,6 @@
 """The composition root of ``bridgehub run`` (decisions D1, D17): it reads what the store
 holds, builds the hub's parts, wires them and runs their tasks under a supervisor. It
-decides nothing itself; ``docs/hub.md`` maps the parts and how a result travels through
-them.
+decides nothing itself; ``docs/hub.md`` maps the parts and how a result travels.
 
 ``HubService`` belongs to the asyncio loop that runs it; only the loop touches the parts'
 state, and every blocking store call runs in a worker thread.
@@ -48,6 +47,7 @@ from hub.live.td_pair_commands import PairCommands
 from hub.live.td_result_commands import ResultCommands
 from hub.live.td_room_commands import RoomCommands
 from hub.live.views import LiveViews
+from hub.live.warm_start import WarmStart
 from hub.store.store import Store
 
 log = logging.getLogger(__name__)
@@ -89,8 +89,9 @@ class HubService:
         self._wait, self._event_dir = wait_for_director, event_dir
 
     async def start(self) -> None:
-        """Read the store, build the parts, open the API, then the lines."""
-        stored = await asyncio.to_thread(Stored.read, self.store, self.event_id)
+        """Read what the lines need, build the parts, open the API, then the lines; then
+        (the lines already answered) the live results and scores (hub.live.warm_start)."""
+        stored = await asyncio.to_thread(Stored.first, self.store, self.event_id)
         epoch = await asyncio.to_thread(self.store.next_boot)  # the lines' epoch (protocol §3)
         for station in self.ports:
             station.driver.begin_epoch(epoch)
@@ -98,17 +99,16 @@ class HubService:
             station.set_numbering(numbering(stored.movements))
         self._compose(stored)
         tell_again(self.alerts, stored.no_plays)  # D21: a NO PLAY waiting for a score
-        self.intake.load(stored.live, stored.deals)
-        self.scores.load(stored.lines, stored.penalties)
-        await self.publication.load()
+        self.intake.load([], stored.deals)  # the live results: WarmStart.run, and priors
         self.rounds.final |= await self.session_end.load()  # ended before a restart
+        played = stored.played()
         for letter in self.rounds.sections:
-            played = {(r.table, r.round, r.board) for r in stored.live if r.section == letter}
-            await self.rounds.resume(letter, frozenset(played))
+            await self.rounds.resume(letter, played.get(letter, frozenset()))
         try:
             if self.api is not None:  # first: a port in use leaves no line open
                 await self.api.start()
             self._run_tasks(stored)
+            await self.warm.ready.wait()  # the lines answer meanwhile
         except BaseException:
             await self.stop()
             raise
@@ -160,6 +160,9 @@ class HubService:
             self.gateway,
             self.rounds.current,
         )
+        self.warm = WarmStart(
+            self.store, self.event_id, self.intake, self.scores, self.publication, self.alerts
+        )
         slow_play = SlowPlayWatch(
             self.store,
             self.event_id,
@@ -185,6 +188,8 @@ class HubService:
             td_pin=self._pin,
         )
         self.requests.player_numbers.event_dir = self._event_dir  # a store not beside the file
+        self.requests.writer.priors = self.warm.priors
+        self.requests.erasures.ready = self.warm.ready
         self.ticker = ClockTicker(
             self.rounds, self.gateway, self.displays, feed, clock, tick_s=self.tick_s
         )
@@ -230,8 +235,8 @@ class HubService:
             host, port = self._api_at
             self.api = ApiServer(
                 feed,
-                self.snapshots.build,
-                self.commands.dispatch,
+                self.warm.after(self.snapshots.build),
+                self.warm.command(self.commands.dispatch),
                 self._pin,
                 host=host,
                 port=port,
@@ -247,20 +252,16 @@ class HubService:
             sup.spawn(f"{port.name} requests", partial(self.requests.serve, port))
         for display in self.displays:
             sup.spawn(f"clock display {display.url}", display.run)
+        sup.spawn("warm start", self.warm.run)
         sup.spawn("result writer", self.requests.writer.run)
         sup.spawn("round clock", self.ticker.run)
         sup.spawn("audit trail", self.audit.run)
         sup.spawn("device register", self.requests.devices.run)
         limits = self.suspicious.limits
         if limits is not None and limits.double_dummy is not None and stored.deals:
-            sup.spawn("double dummy", lambda: self._solve_then_publish(stored.deals))
+            sup.spawn("double dummy", partial(self.warm.settle, stored.deals))
         else:
-            sup.spawn("publish settled rounds", self.publication.publish_settled)
-
-    async def _solve_then_publish(self, deals: dict[tuple[str, int], str]) -> None:
-        """Double dummy first: a round withheld since a restart is checked in full."""
-        await self.scores.solve_deals(deals)
-        await self.publication.publish_settled()
+            sup.spawn("publish settled rounds", partial(self.warm.settle, {}))
 
     async def stop(self) -> None:
         """Stop serving; every driver is closed, whatever fails on the way (logged)."""
@@ -280,7 +281,6 @@ class HubService:
             except Exception:
                 log.exception("stopping the hub")
 
-    # -- reads for the command line and tests --------------------------------------------------
     @property
     def session_done(self) -> asyncio.Event:
         return self.rounds.session_done

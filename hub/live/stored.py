@@ -13,6 +13,8 @@ from hub.live.no_play import ACTION, NoPlay, waiting
 from hub.standings.rows import names_of
 from hub.store.store import LiveLine, Store, StoredResult
 
+Key = tuple[str, int, int, int]  # section, table, round, board
+
 
 @dataclass
 class Stored:
@@ -28,12 +30,34 @@ class Stored:
     names: dict[str, dict[int, str]]
     valid_marks: list[tuple[object, ...]]
     no_plays: list[NoPlay] = field(default_factory=list)  # boards still waiting for a score
+    keys: list[Key] = field(default_factory=list)  # of every live result
+
+    def played(self) -> dict[str, frozenset[tuple[int, int, int]]]:
+        """(table, round, board) of every live result, by section (the rounds resume)."""
+        by_section: dict[str, set[tuple[int, int, int]]] = {}
+        for section, table, rnd, board in self.keys:
+            by_section.setdefault(section, set()).add((table, rnd, board))
+        return {s: frozenset(keys) for s, keys in by_section.items()}
 
     @classmethod
     def read(cls, store: Store, event_id: int) -> Stored:
+        """Everything, the live results too."""
+        live = store.live_results(event_id)
+        return cls._read(store, event_id, live, [r.key for r in live])
+
+    @classmethod
+    def first(cls, store: Store, event_id: int) -> Stored:
+        """What the hub needs before its lines open: the live results' keys, not the
+        results (``live`` and ``lines`` empty: a store of 100,000 results takes seconds to
+        read; the hub reads them once its lines are open, hub.live.warm_start)."""
+        return cls._read(store, event_id, [], store.live_keys(event_id))
+
+    @classmethod
+    def _read(
+        cls, store: Store, event_id: int, live: list[StoredResult], keys: list[Key]
+    ) -> Stored:
         sections = store.sections(event_id)
         event = store.event(event_id)
-        live = store.live_results(event_id)
         recorded = [
             NoPlay.from_audit(a["actor"], a["detail"]) for a in store.audit_log(event_id, ACTION)
         ]
@@ -42,7 +66,7 @@ class Stored:
             movements={s: store.movement(event_id, s) for s in sections},
             clock_events=store.clock_events(event_id),
             live=live,
-            lines=store.live_lines(event_id),
+            lines=[r.line() for r in live],  # the same rows: read once
             penalties=store.penalties(event_id),
             deals=section_deals(
                 event, {s: store.hand_records(event_id, s) for s in range(len(event.sessions))}
@@ -51,5 +75,6 @@ class Stored:
             valid_marks=[
                 tuple(a["detail"]["mark"]) for a in store.audit_log(event_id, "contract_valid")
             ],
-            no_plays=waiting([n for n in recorded if n is not None], {r.key for r in live}),
+            no_plays=waiting([n for n in recorded if n is not None], set(keys)),
+            keys=keys,
         )

@@ -4,7 +4,7 @@ marks the result valid ("contract is valid") or corrects it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from hub.store.store import LiveLine
@@ -68,6 +68,24 @@ class SuspiciousScores:
         self.makeable: dict[tuple[str, int], Makeable] = {}  # (section, board)
         self.lines: dict[tuple[str, int], dict[tuple[int, int], LiveLine]] = {}
         self.flags: dict[tuple[str, int], list[Flag]] = {}
+
+    def load(self, lines: Iterable[LiveLine]) -> None:
+        """Every live result at start, each board checked once (not once per result: a
+        store of 100,000 results would take seconds, issue 12)."""
+        for _ in self.load_steps(lines):
+            pass
+
+    def load_steps(self, lines: Iterable[LiveLine]) -> Iterator[None]:
+        """``load`` one board at a time: the hub's loop answers its lines between steps."""
+        boards = set()
+        for line in lines:
+            if line.ns_pair >= 1 and line.ew_pair >= 1:
+                key = (line.section, line.board)
+                self.lines.setdefault(key, {})[(line.table, line.round)] = line
+                boards.add(key)
+        for section, board in sorted(boards):
+            self.check(section, board)
+            yield
 
     def put(self, line: LiveLine) -> bool:
         """A new live result; True when the board's flags changed. A pair-0 line (the

@@ -6,7 +6,9 @@ feed (``board_changed``, why ``erased_at_table``).
 
 Refused, with the reason shown at the table: a board with no live result of the table, a
 result the director entered, a revision other than the one stored, and any board of a
-round that is over (its standings may be out): then only the director erases.
+round that is over (its standings may be out): then only the director erases. While the hub
+is still loading its live results after a start (hub.live.warm_start) an erasure is refused
+at once, "again in a moment": waiting would stop its base station's other requests.
 
 ``TableErasures`` belongs to the hub's asyncio loop; store work runs in worker threads.
 """
@@ -46,10 +48,14 @@ class TableErasures:
         self.rounds = rounds
         self.scores = scores
         self.audit = audit
+        self.ready: asyncio.Event | None = None  # set by the hub: its start has loaded all
 
     def refusal(self, e: EraseRequest) -> str | None:
         """Why the table may not erase this board itself (None: it may)."""
         where = f"table {e.section}{e.table}"
+        if self.ready is not None and not self.ready.is_set():  # never waited for: the
+            # port's requests are handled one at a time, so a wait here silences its station
+            return f"the hub is starting: erase board {e.board} again in a moment"
         state = self.rounds.sections.get(e.section)
         if state is None:
             return f"section {e.section} is not in this event"

@@ -18,12 +18,13 @@ from collections.abc import Callable
 
 from hub.api.feed import Feed
 from hub.live import round_controller as rc
+from hub.live import table_checks
 from hub.live import terminal_port as tp
 from hub.live.alerts import Alerts
 from hub.live.audit_trail import AuditTrail
 from hub.live.desk_lists import held_details
 from hub.live.device_register import DeviceRegister
-from hub.live.gateway import Seat, TerminalGateway
+from hub.live.gateway import TerminalGateway
 from hub.live.intake import Intake, IntakeResult
 from hub.live.player_numbers import PlayerNumbers
 from hub.live.result_writer import ResultWriter
@@ -40,9 +41,10 @@ AT_TABLE = (
     tp.ResultSubmission,
     tp.VerifyNotice,
     tp.EraseRequest,
+    tp.DirectorCall,
     tp.PlayStarted,
     tp.PlayerKeyed,
-)  # what a terminal may say only about the table it holds over its link
+)  # what a terminal may say only about the table it holds over its link (D20)
 
 
 class TableRequests:
@@ -165,6 +167,9 @@ class TableRequests:
                 self.audit.record(who, "refused", detail | {"address": ev.ref.address})
             self.gateway.answer(ev, tp.Verdict.refused(tp.Reason.NOT_LOGGED_ON, text))
             return
+        if isinstance(ev, table_checks.Checked) and (no := self._checked(ev)) is not None:
+            self.gateway.answer(ev, no)  # a round, board or seat the table cannot mean
+            return
         if isinstance(ev, tp.Joined):
             seat.declared = ev.serial
             self.devices.seen("base_station" if ev.station else "terminal", ev.serial)
@@ -200,8 +205,8 @@ class TableRequests:
             await self.rounds.handle(ev.section, event)
         elif isinstance(ev, tp.VerifyNotice):
             await self._verify(ev)
-        elif isinstance(ev, tp.PlayerKeyed):
-            await self._player_number(seat, ev)
+        elif isinstance(ev, tp.PlayerKeyed):  # its name to the store, standings and terminal
+            await self.player_numbers.keyed(seat, ev)
         elif isinstance(ev, tp.DeviceStatus):
             was = seat.battery
             seat.battery, seat.signal = ev.battery, ev.signal
@@ -213,6 +218,17 @@ class TableRequests:
             if name:  # a serial it declared, never the seat's "addr-…" placeholder
                 self.devices.seen("terminal", name)
         self.gateway.answer(ev, tp.Verdict.ok())
+
+    def _checked(self, ev: table_checks.Checked) -> tp.Verdict | None:
+        """``table_checks``' refusal, tallied (D20); the minute's first logged, audited."""
+        state = self.rounds.sections.get(ev.section)
+        movement, now = (state.movement, state.round) if state else (None, 0)
+        verdict = table_checks.refusal(ev, movement, now)
+        who, code = self._who(ev.ref), verdict.reason.name if verdict and verdict.reason else ""
+        if verdict is not None and self.audit.tally(who, "table_message_refused", code):
+            log.warning("refused %s from %s: %s", type(ev).__name__, who, verdict.text)
+            self.audit.record(who, "refused", {"code": code, "reason": verdict.text})
+        return verdict
 
     def answer(self, s: tp.ResultSubmission, out: IntakeResult) -> None:
         """The writer's commit is durable (or the result was refused): the terminal's
@@ -281,8 +297,3 @@ class TableRequests:
             self.alerts.raise_(text, section=m.section, table=m.table, round=m.round, board=m.board)
             return
         await self.rounds.handle(m.section, rc.Verified(m.table, m.round, m.board, self.clock()))
-
-    async def _player_number(self, seat: Seat, m: tp.PlayerKeyed) -> None:
-        """A member number keyed at a seat: its name (the event's, else the club roster's)
-        to the store, the standings and the terminal (``player_numbers``)."""
-        await self.player_numbers.keyed(seat, m)

@@ -178,10 +178,17 @@ class ResultCommands:
             await self.publication.publish_if_clear(section)
 
     async def cmd_erase_result(self, args: cm.EraseResult, actor: str) -> Args:
+        """Erase the live result of a board at a table and round; its table enters the board
+        again. A board with no live result is refused, named."""
         section, table, rnd, board = args.section, args.table, args.round, args.board
         row = self.rounds.sections[section].movement.row(section, table, rnd)
         if row is None:
             raise CommandError(f"section {section} has no table {table} in round {rnd}")
+        key = [(section, table, rnd, board)]
+        if not await asyncio.to_thread(self.store.live_at, self.event_id, key):
+            raise CommandError(  # nothing to erase: say so, never a silent OK (issue 12)
+                f"board {board} has no result to erase at table {section}{table} in round {rnd}"
+            )
         entry = ResultEntry(
             section, table, rnd, board, row.ns_pair, row.ew_pair, erased=True, entered_by=actor
         )

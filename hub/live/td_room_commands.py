@@ -14,6 +14,7 @@ from typing import Any
 from hub.api import command_models as cm
 from hub.api.feed import Feed
 from hub.api.server import CommandError
+from hub.event.problems import number_ranges
 from hub.live.clock_log import ClockLog
 from hub.live.clock_state import between_rounds
 from hub.live.gateway import TerminalGateway
@@ -154,7 +155,14 @@ class RoomCommands:
 
     async def cmd_allow_takeover(self, args: cm.AllowTakeover, actor: str) -> Args:
         """The TD confirms (with the PIN, i.e. this session) that another terminal may take
-        over a held table at its next log-on."""
+        over a held table at its next log-on. A table the section does not have is refused,
+        naming the section's tables (a typo must not pass as done, issue 12)."""
+        tables = self.rounds.sections[args.section].movement.tables(args.section)
+        if args.table not in tables:
+            raise CommandError(
+                f"section {args.section} has no table {args.table}: its tables are "
+                f"{number_ranges(tables)}"
+            )
         self.intake.allow_takeover(args.section, args.table)
         return {}
 

@@ -138,11 +138,13 @@ class DirectorCall(Request):
 
 @dataclass(frozen=True, slots=True)
 class PlayStarted(Request):
-    """The first action at the table in a round (a round or board started)."""
+    """The first action at the table in a round (a round or board started; ``board``
+    None for the round)."""
 
     section: str
     table: int
     round: int
+    board: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,14 +5,36 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
-MIGRATIONS = Path(__file__).parent / "migrations"
+from hub.store.schema_version import MIGRATIONS, at_head
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+# libpq settings for a PostgreSQL store, unless its URL gives its own: a server that does
+# not answer (a lost machine, a cut cable) fails a connect in 10 s, and a connection whose
+# server vanished without a word is found dead within about 20 s (TCP keepalives while it
+# is idle; ``tcp_user_timeout`` while a query or commit waits for the server to take its
+# bytes), so a worker thread never hangs on it for the system's defaults of 15 minutes to
+# two hours, nor does the hub's stop, which waits for its worker threads. A server that
+# restarts refuses or closes connections at once; ``pool_pre_ping`` then discards the
+# stale ones (the first failed ping invalidates every older pooled connection), and a
+# transaction that fails with the server's restart is answered "busy, resend" and comes
+# back with the terminal's resend.
+PG_CONNECT_ARGS = {
+    "connect_timeout": 10,
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 3,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 20_000,  # milliseconds
+}
+LIBPQ_DRIVERS = ("psycopg", "psycopg2")  # drivers that take libpq's settings as arguments
 
 
 class DriverMissing(RuntimeError):
@@ -39,8 +61,11 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
+    connect_args: dict[str, object] = {}
+    if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in LIBPQ_DRIVERS:
+        connect_args = {k: v for k, v in PG_CONNECT_ARGS.items() if k not in parsed.query}
     try:
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
     except ModuleNotFoundError as e:
         if parsed.get_backend_name() != "postgresql":
             raise
@@ -51,6 +76,10 @@ def make_engine(url: str) -> Engine:
 
 
 def alembic_config(url: str) -> Config:
+    """Alembic's settings for the store at ``url`` (Alembic is imported only here and in
+    ``migrate``: a hub restarting on a current store never loads it, issue 12)."""
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
@@ -61,7 +90,12 @@ def migrate(engine: Engine, attempts: int = 5) -> None:
     """Bring the database to the newest schema (Alembic ``upgrade head``).
 
     Two processes opening a new store at once (a hub and a screen) race to create it; the
-    loser sees "already exists", and simply tries again against the finished schema."""
+    loser sees "already exists", and simply tries again against the finished schema. A
+    store already at the newest revision is left as it is without starting Alembic."""
+    if at_head(engine):
+        return
+    from alembic import command
+
     cfg = alembic_config(engine.url.render_as_string(hide_password=False))
     for attempt in range(attempts):
         try:

@@ -108,8 +108,8 @@ class EventStore(StorePart):
                     deals[s_index] = read_hand_records(
                         (base_dir or Path(".")) / session.hand_records
                     )
-                except HandRecordError as e:
-                    raise StoreError(f"sessions[{s_index}].hand_records: {e}") from None
+                except HandRecordError as e:  # named as every event-file error is
+                    raise StoreError(f"{source}: sessions[{s_index}].hand_records: {e}") from None
         letters = [m[1] for m in movements]
         if len(letters) != len(set(letters)):
             raise StoreError("section letters must be unique across the event's sessions")

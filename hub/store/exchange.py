@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import StatementError
 from sqlalchemy.orm import Session
 
 from hub.event.csv_cells import SafeWriter, plain_row
@@ -143,33 +144,77 @@ def backup_json(store: Store, event_id: int) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=1)
 
 
+BACKUP_VERSION = 1
+
+
+def _backup_tables(text: str) -> dict[str, Any]:
+    """The ``tables`` of a backup this hub can read; ``StoreError`` saying what is wrong
+    (not JSON, not a backup, a newer version, no event) before anything is stored."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise StoreError(f"not a bridgehub backup: not JSON ({e.msg} at line {e.lineno})") from None
+    if not isinstance(doc, dict) or doc.get("format") != "bridgehub-backup":
+        raise StoreError('not a bridgehub backup: no "format": "bridgehub-backup"')
+    version = doc.get("version")
+    if version != BACKUP_VERSION:
+        newer = isinstance(version, int) and version > BACKUP_VERSION
+        raise StoreError(
+            f"backup version {version!r}: this bridgehub reads version {BACKUP_VERSION}"
+            + ("; upgrade bridgehub to restore it" if newer else "")
+        )
+    tables = doc.get("tables")
+    if not isinstance(tables, dict) or not isinstance(tables.get("events"), list):
+        raise StoreError('the backup has no "tables" with its "events" row')
+    if len(tables["events"]) != 1:
+        raise StoreError(f"the backup holds {len(tables['events'])} events rows, not 1")
+    for name, rows in tables.items():
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise StoreError(f"the backup's table {name!r} is not a list of rows")
+    return tables
+
+
 def restore_json(store: Store, text: str) -> int:
     """Load a backup as a new event (new ids); returns the new event id."""
-    doc = json.loads(text)
-    if doc.get("format") != "bridgehub-backup":
-        raise StoreError("not a bridgehub backup")
-    tables = doc["tables"]
+    tables = _backup_tables(text)
 
     def parse(model: type, row: dict[str, Any]) -> dict[str, Any]:
         out = dict(row)
-        for col in model.__table__.columns:  # type: ignore[attr-defined]
-            if (
-                col.key in out
-                and isinstance(out[col.key], str)
-                and col.type.python_type is (dt.datetime)
-            ):
-                out[col.key] = dt.datetime.fromisoformat(out[col.key])
+        name = model.__tablename__  # type: ignore[attr-defined]
+        columns = {c.key: c for c in model.__table__.columns}  # type: ignore[attr-defined]
+        unknown = sorted(set(out) - set(columns) - {"id", "event_id"})
+        if unknown:
+            listed = ", ".join(unknown)
+            raise StoreError(f"the backup's table {name} has unknown column(s) {listed}")
+        out.pop("id", None)
+        out.pop("event_id", None)
+        for key, col in columns.items():
+            if key in out and isinstance(out[key], str) and col.type.python_type is dt.datetime:
+                try:
+                    out[key] = dt.datetime.fromisoformat(out[key])
+                except ValueError:
+                    raise StoreError(
+                        f"the backup's table {name}: {key} {out[key]!r} is not a date and time"
+                    ) from None
         return out
 
-    with Session(store.engine) as db, db.begin():
-        (event_row,) = tables["events"]
-        ev = t.Event(**parse(t.Event, event_row))
-        db.add(ev)
-        db.flush()
-        for model in _TABLES[1:]:
-            for row in tables.get(model.__tablename__, []):
-                db.add(model(event_id=ev.id, **parse(model, row)))
-        new_id = ev.id
+    known = {m.__tablename__ for m in _TABLES}  # type: ignore[attr-defined]
+    unknown = sorted(set(tables) - known)
+    if unknown:
+        raise StoreError(f"the backup has unknown table(s) {', '.join(unknown)}")
+    try:
+        with Session(store.engine) as db, db.begin():
+            (event_row,) = tables["events"]
+            ev = t.Event(**parse(t.Event, event_row))
+            db.add(ev)
+            db.flush()
+            for model in _TABLES[1:]:
+                for row in tables.get(model.__tablename__, []):
+                    db.add(model(event_id=ev.id, **parse(model, row)))
+            db.flush()
+            new_id = ev.id
+    except StatementError as e:  # a missing or mistyped value: nothing is stored
+        raise StoreError(f"the backup's rows do not fit the store: {e.orig}") from None
     for letter in store.sections(new_id):  # the restored movements must read back
         store.movement(new_id, letter)
     return new_id

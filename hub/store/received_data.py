@@ -169,6 +169,9 @@ class ImportOutcome:
         return out
 
 
+# the ReceivedData columns a row is read from (ID, LeadCard, Remarks, Erased, Declarer and
+# the dates may be left out)
+NEEDED = ("Section", "Table", "Round", "Board", "PairNS", "PairEW", "NS/EW", "Contract", "Result")
 MAX_NUMBER = 65535  # a table, round, board or pair number on the wire and in the store
 
 
@@ -247,17 +250,17 @@ def import_received_data(
     movement holds (a board or pairs not at that table), is stored held for the director
     with the reason, as the live hub holds it, never over the stored result. A bad row or
     a key outside the movement refuses the whole file, naming its line; nothing is written."""
-    text = path.read_text(encoding="utf-8-sig")
+    rows = _rows(path)
     entries: list[tuple[int, ResultEntry]] = []
     outcome = ImportOutcome()
-    for n, row in enumerate(map(plain_row, csv.DictReader(io.StringIO(text))), start=2):
+    for n, row in enumerate(rows, start=2):
         if (row.get("Erased") or "").strip().lower() in ("true", "1"):
             outcome.erased += 1
             continue
         try:
             entries.append((n, _entry(row, n, path, actor)))
         except ValueError as bad:  # ScoringInputError too
-            raise StoreError(f"{path.name} line {n}: {bad}") from None
+            raise StoreError(f"{path.name} line {n}: {bad}") from None  # one form: FILE line N
     live: dict[tuple[str, int, int, int], StoredResult | ResultEntry] = {
         r.key: r for r in store.live_results(event_id)
     }
@@ -268,12 +271,12 @@ def import_received_data(
         try:
             movement = store.movement(event_id, e.section)
         except StoreError as missing:
-            problems.append(f"line {n}: {missing}")
+            problems.append(f"{path.name} line {n}: {missing}")
             continue
         key = check_key(movement, e.section, e.table, e.round, e.board, e.ns_pair, e.ew_pair)
         prior = live.get(e.key)
         if key.verdict is KeyVerdict.REFUSE:
-            problems.append(f"line {n}: {key.reason}")
+            problems.append(f"{path.name} line {n}: {key.reason}")
         elif key.verdict is KeyVerdict.HOLD:
             held.append((e, f"line {n}: {key.reason}"))
         elif prior is not None and _same(prior, e):
@@ -284,9 +287,33 @@ def import_received_data(
             accepted.append(e)
             live[e.key] = e  # a second, different row for the key in the file is held
     if problems:
-        raise StoreError(f"{path.name}: " + "; ".join(problems))
+        raise StoreError("; ".join(problems))
     _store(store, event_id, accepted, held, outcome, actor, path)
     return outcome
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    """The file's rows by column name; ``StoreError`` in the form ``FILE line N: ...`` for
+    a file that is not UTF-8 or whose header lacks a column a row is read from (a
+    semicolon-separated or renamed header: before, "line 2: Section is empty")."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as e:  # saved as UTF-16 or Latin-1: say where
+        line = bytes(e.object[: e.start]).count(b"\n") + 1
+        raise StoreError(
+            f"{path.name} line {line}: not a text file in UTF-8: save it as UTF-8"
+        ) from None
+    reader = csv.DictReader(io.StringIO(text))
+    header = [(h or "").strip() for h in reader.fieldnames or []]
+    missing = [c for c in NEEDED if c not in header]
+    if missing:
+        raise StoreError(
+            f"{path.name} line 1: missing column(s) {', '.join(missing)}; a ReceivedData "
+            f"header names {','.join(NEEDED)} (and ID, LeadCard, Remarks, Erased), "
+            "separated by commas"
+        )
+    reader.fieldnames = header
+    return [plain_row(row) for row in reader]
 
 
 def _store(

@@ -10,9 +10,10 @@ before the split. A result is durable when ``record`` returns (decisions D11).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, insert
 
 from hub.event.movement.model import Movement
 from hub.store.boots import BootStore
@@ -22,6 +23,7 @@ from hub.store.engine import migrate as upgrade_schema
 from hub.store.events import EventStore, layout_from_json, layout_to_json
 from hub.store.results import ResultStore
 from hub.store.room import RoomStore
+from hub.store.schema import AuditEntry
 from hub.store.schema_version import check_readable, refuse_missing_file, refuse_newer
 from hub.store.values import LiveLine, ResultEntry, StoredResult, StoreError, utc_now
 
@@ -68,6 +70,14 @@ class Store(EventStore, ContestantStore, ResultStore, RoomStore, BootStore):
             engine.dispose()
             raise
         return cls(engine, clock)
+
+    def audit_many(self, event_id: int, entries: Sequence[tuple[str, str, dict[str, Any]]]) -> None:
+        """Audit entries (actor, action, detail) in one transaction, in order: all or none
+        (the live hub's audit trail writes what it has queued this way, issue 12)."""
+        rows = [self._entry(event_id, *entry) for entry in entries]
+        keep = ("event_id", "at", "actor", "action", "detail")
+        with self.engine.begin() as db:  # one INSERT, many rows: no ORM unit of work
+            db.execute(insert(AuditEntry), [{k: getattr(r, k) for k in keep} for r in rows])
 
     def close(self) -> None:
         self.engine.dispose()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hub.event.event_file import GeneratedMovement
 from hub.event.movement.barometer import barometer
-from hub.event.movement.csv_format import parse_movement
+from hub.event.movement.csv_format import not_utf8, parse_movement
 from hub.event.movement.howell import howell
 from hub.event.movement.mitchell import mitchell, tables_for
 from hub.event.movement.model import Movement, MovementError
@@ -24,6 +24,8 @@ def build_movement(
             movement = parse_movement(path.read_text(encoding="utf-8-sig"))
         except OSError as e:
             raise MovementError(f"movement file {spec}: cannot read: {e}", None, "file") from None
+        except UnicodeDecodeError as e:
+            raise MovementError(f"movement file {spec}: {not_utf8(e)}", None, "file") from None
         except MovementError as e:  # which file: the event file may name several
             raise MovementError(f"movement file {spec}: {e.message}", e.row, e.rule) from None
         rows = tuple(replace(r, section=section) for r in movement.rows)

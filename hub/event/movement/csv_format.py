@@ -71,6 +71,24 @@ def _layout_value(layout: Layout, key: str, value: str, line: int) -> Layout:
         ) from None
 
 
+def not_utf8(e: UnicodeDecodeError) -> str:
+    """Why a file saved in another encoding (Latin-1, UTF-16) cannot be read, and where."""
+    line = bytes(e.object[: e.start]).count(b"\n") + 1
+    return f"not a text file in UTF-8 (line {line}): save it as UTF-8 CSV"
+
+
+def _whole(cell: str, column: str, line: int) -> int:
+    """A cell that must hold a whole number; the error names the column and the cell."""
+    try:
+        return int(cell)
+    except ValueError:
+        raise MovementError(
+            f"line {line}: {column} {cell!r}: table, round, pairs and boards must be whole numbers",
+            line,
+            "format",
+        ) from None
+
+
 def parse_movement(text: str) -> Movement:
     """Read a movement file; errors name the line and the rule."""
     layout = Layout()
@@ -100,13 +118,17 @@ def parse_movement(text: str) -> Movement:
     rows: list[MovementRow] = []
     seen: dict[tuple[str, int, int], int] = {}
     for n, raw in body[1:]:
-        values = dict(zip(header, (v.strip() for v in next(csv.reader([raw]))), strict=False))
-        try:
-            nums = {k: int(values.get(k, "")) for k in HEADER[1:]}
-        except ValueError:
+        cells = [v.strip() for v in next(csv.reader([raw]))]
+        short = [h for h in header[len(cells) :] if h in HEADER]
+        if short or any(cells[len(header) :]):
             raise MovementError(
-                f"line {n}: table, round, pairs and boards must be whole numbers", n, "format"
-            ) from None
+                f"line {n}: {len(cells)} cells, but the header (line {first_line}) names "
+                f"{len(header)}: {','.join(header)}",
+                n,
+                "format",
+            )
+        values = dict(zip(header, cells, strict=False))
+        nums = {k: _whole(values[k], k, n) for k in HEADER[1:]}
         section = values.get("section", "") or "A"
         if nums["table"] < 1 or nums["round"] < 1:
             raise MovementError(f"line {n}: table and round start at 1", n, "format")

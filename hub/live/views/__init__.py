@@ -6,7 +6,7 @@ hands the lines in."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from hub.event.event_file import EventFile, Scoring
@@ -63,11 +63,17 @@ class LiveViews:
     def load(self, lines: list[LiveLine], penalties: list[dict[str, Any]]) -> None:
         """After a restart: every live line (each board scored once), then the confirmed
         penalties."""
+        for _ in self.load_steps(lines, penalties):
+            pass
+
+    def load_steps(self, lines: list[LiveLine], penalties: list[dict[str, Any]]) -> Iterator[None]:
+        """``load`` one board at a time: the hub's loop answers its lines between steps."""
         by_board: dict[tuple[str, int], list[LiveLine]] = defaultdict(list)
         for line in lines:
             by_board[(line.section, line.board)].append(line)
         for (section, board), mine in by_board.items():
             self.reload_board(section, board, mine)
+            yield
         for penalty in penalties:
             if penalty.get("status", "confirmed") == "confirmed":
                 self.apply_penalty(penalty)
