@@ -5,15 +5,11 @@ only over the lines (docs/architecture.md: the simulator never reaches into the 
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from drivers.protocol.link import Acked, GaveUp, Nacked, Received
-from drivers.protocol.messages import Assignment, Logon, NakCode, Result, Verify
 from simulator.bots import PlayerBot
 from simulator.clocks import VirtualPanel
 from simulator.faults import Faults
@@ -21,7 +17,7 @@ from simulator.line import PtyLine, SocketLine
 from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
 
-KEYING_S = 30.0  # play-time seconds to key a result, before the room's speed
+KEYING_S = 30.0  # play-time seconds to key a result (a reboot then can catch the players)
 USB_TERMINALS = 10  # at most this many terminals on the emulated USB station
 USB_IDS = (0x1209, 0x0001)  # pid.codes test ids, as tests/test_usb.py: never a real product
 
@@ -82,22 +78,15 @@ def event_text(size: Size) -> str:
 
 
 def make_faults(rates: FrameFaults, seed: int) -> Faults:
-    """The simulator's Faults with per-frame rates; an older simulator without them gets
-    the nearest per-byte equivalents (a frame is ~30 bytes) so the run still hurts."""
-    names = {f.name for f in dataclasses.fields(Faults)}
-    kw: dict[str, Any] = {"seed": seed, "max_delay_s": rates.max_delay_s}
-    if "corrupt" in names:
-        kw.update(
-            corrupt=rates.corrupt, drop=rates.drop, duplicate=rates.duplicate, delay=rates.delay
-        )
-    else:
-        kw.update(
-            bit_flip=rates.corrupt / 30,
-            drop_byte=rates.drop / 30,
-            duplicate=rates.duplicate,
-            delay=rates.delay,
-        )
-    return Faults(**kw)
+    """The simulator's per-frame faults at ``rates``, in both directions of a line."""
+    return Faults(
+        corrupt=rates.corrupt,
+        drop=rates.drop,
+        duplicate=rates.duplicate,
+        delay=rates.delay,
+        max_delay_s=rates.max_delay_s,
+        seed=seed,
+    )
 
 
 def station_shares(seats: int, kinds: list[str]) -> list[int]:
@@ -125,72 +114,6 @@ def usb_unavailable() -> str | None:
         return usb_line.available()
     except Exception as e:  # a broken umockdev is a reason, not a crash
         return f"{type(e).__name__}: {e}"
-
-
-class CampaignTerminal(VirtualTerminal):
-    """A simulated terminal that also keeps its unacknowledged verifications through a
-    reboot and a link that gave up, as it keeps its results: the opponents verified at the
-    table, and a verification lost with the link's queue leaves the board unfinished at the
-    hub and the whole section waiting; and a result refused "log on first" twice is kept
-    and sent again after a new log-on, not dropped unstored (both found by this campaign;
-    they belong in simulator/terminal.py). Belongs to the campaign's asyncio loop."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.unverified: dict[tuple[str, int, int, int], Verify] = {}
-
-    def enter(
-        self,
-        a: Assignment,
-        board: int,
-        contract: str,
-        declarer: int,
-        lead: str,
-        tricks: int,
-        revision: int = 1,
-    ) -> Result:
-        result = super().enter(a, board, contract, declarer, lead, tricks, revision)
-        self.unverified[(a.section, a.table, a.round, board)] = Verify(
-            a.section, a.table, a.round, board, 1
-        )
-        return result
-
-    def boot(self) -> None:
-        super().boot()
-        if self.station is not None:
-            for verify in list(getattr(self, "unverified", {}).values()):
-                self.send(verify)
-
-    def on_event(self, ev: Received | Acked | Nacked | GaveUp) -> None:
-        msg = getattr(ev, "message", None)
-        if (
-            isinstance(ev, Nacked)
-            and ev.code == NakCode.NOT_LOGGED_ON
-            and isinstance(msg, Result)
-            and msg in self._retried
-        ):
-            # "log on first" a second time (a hub that restarted, a log-on still on its
-            # way): the simulator's terminal would drop the result unstored; the players
-            # log on again and the terminal keeps it and sends it again
-            self.log.refused.append((msg, ev.code, ev.text))
-            self.send(Logon(self.serial, self.section, self.table, "sim-1"))
-            asyncio.get_running_loop().call_later(0.3, self.send, msg)
-            return
-        if isinstance(msg, Verify):
-            key = (msg.section, msg.table, msg.round, msg.board)
-            not_yet = isinstance(ev, Nacked) and ev.code == NakCode.NOT_LOGGED_ON
-            if isinstance(ev, Acked) or (isinstance(ev, Nacked) and not not_yet):
-                self.unverified.pop(key, None)
-            elif key in self.unverified:  # gave up, or a restarted hub that needs a log-on
-                if not_yet:
-                    self.send(Logon(self.serial, self.section, self.table, "sim-1"))
-                asyncio.get_running_loop().call_later(0.3, self._again, key)
-        super().on_event(ev)
-
-    def _again(self, key: tuple[str, int, int, int]) -> None:
-        verify = self.unverified.get(key)
-        if verify is not None:
-            self.send(verify)
 
 
 @dataclass
@@ -226,12 +149,6 @@ class Room:
             kinds[-1] = "tcp"
         if size.stations >= 3 and use_usb:
             kinds[-2] = "usb"
-        # the players take half a minute to key a result: a reboot then can catch them
-        keying = (
-            {"keying_s": KEYING_S}
-            if "keying_s" in VirtualTerminal.__init__.__code__.co_varnames
-            else {}
-        )
         seats = [(s, t) for s in letters(size.sections) for t in range(1, size.tables + 1)]
         shares = station_shares(len(seats), kinds)
         first = [sum(shares[:k]) for k in range(len(kinds))]
@@ -253,8 +170,14 @@ class Room:
             mine = seats[first[k] : first[k] + shares[k]]
             for address, (letter, table) in enumerate(mine, 1):
                 bot = PlayerBot(seed=seed * 100_000 + len(self.terminals), minutes_per_board=7.0)
-                terminal = CampaignTerminal(
-                    address, f"BM-{letter}{table:03d}", letter, table, bot, speed=speed, **keying
+                terminal = VirtualTerminal(
+                    address,
+                    f"BM-{letter}{table:03d}",
+                    letter,
+                    table,
+                    bot,
+                    speed=speed,
+                    keying_s=KEYING_S,
                 )
                 station.add_terminal(terminal)
                 self.terminals.append(terminal)
@@ -318,12 +241,7 @@ class Room:
 
     def reboot(self, serial: str) -> None:
         """Power the terminal off and on now, mid-entry or not."""
-        terminal = self.terminal(serial)
-        reboot = getattr(terminal, "reboot", None)
-        if callable(reboot):
-            reboot()
-        else:  # an older simulator: a boot is what a reboot does to the link
-            terminal.boot()
+        self.terminal(serial).reboot()
 
     def watch_lines(self) -> None:
         """Record, for each replugged line, the time to the hub's next intact frame (the
@@ -352,6 +270,17 @@ class Room:
             for r in (*t.log.accepted, *t.log.held):
                 keys.add((r.section, r.table, r.round, r.board))
         return len(keys)
+
+    def hub_epochs(self) -> set[int | None]:
+        """The epochs of every hub heard so far (its HELLO, or its ACKs)."""
+        acked = {e for t in self.terminals for e in t.log.acks_by_hub_epoch}
+        return acked | {t.hub_epoch for t in self.terminals} | {None}
+
+    def acks_under_other_hubs(self, known: set[int | None]) -> int:
+        """Results acknowledged under a hub epoch not in ``known``: by a hub started since."""
+        return sum(
+            n for t in self.terminals for e, n in t.log.acks_by_hub_epoch.items() if e not in known
+        )
 
     def acks(self) -> int:
         return sum(len(t.log.accepted) + len(t.log.held) for t in self.terminals)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import serial
@@ -26,6 +27,34 @@ with contextlib.suppress(ImportError):
     import termios
 
     _OPEN_ERRORS += (termios.error,)
+
+
+# Opening a line can block, so it runs in a thread; its own threads, so a replugged station
+# never waits for the hub's store work in the loop's default executor (issue 12: a line back
+# within 2 s of its replug while a large room's sections finish).
+_OPENER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="line-open")
+
+
+class _MendedSerialTransport(serial_asyncio_fast.SerialTransport):  # type: ignore[misc]
+    """pyserial-asyncio-fast's transport, its write side mended: once a partial write's rest
+    had gone out, it left its writer on the loop, and every turn of the loop then raised
+    AssertionError ("Write buffer should not be empty") into the log until the next write:
+    tens of thousands of tracebacks under load (home-assistant-libs/pyserial-asyncio-fast
+    pull request 36, open). The writer comes off the loop when the buffer is empty."""
+
+    def _write_ready(self) -> None:
+        if self._write_buffer:
+            super()._write_ready()
+        if not self._write_buffer:
+            self._remove_writer()
+
+    def _fatal_error(self, exc: BaseException, message: str = "") -> None:
+        """A line unplugged mid-write (EIO) is a line down, which the driver reports in one
+        line; only what is not a port error goes to the loop's handler as a traceback."""
+        if isinstance(exc, serial.SerialException | OSError):
+            self._abort(exc)
+        else:
+            super()._fatal_error(exc, message or "Fatal error on serial transport")
 
 
 class SerialTransport:
@@ -53,7 +82,7 @@ class SerialTransport:
         settings.setdefault("exclusive", True)  # a device: no other program may share it
         loop = asyncio.get_running_loop()
         opening = functools.partial(serial.serial_for_url, url, baudrate=baudrate, **settings)
-        opened = loop.run_in_executor(None, opening)  # an open can block: off the loop
+        opened = loop.run_in_executor(_OPENER, opening)  # an open can block: off the loop
         try:
             port = await asyncio.shield(opened)
         except asyncio.CancelledError:  # stopped while opening: close the port once open,
@@ -71,9 +100,7 @@ class SerialTransport:
         reader = asyncio.StreamReader()
         protocol = asyncio.StreamReaderProtocol(reader)
         try:
-            transport, _ = await serial_asyncio_fast.connection_for_serial(
-                loop, lambda: protocol, port
-            )
+            transport = _MendedSerialTransport(loop, protocol, port)
         except BaseException:
             with contextlib.suppress(Exception):
                 port.close()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import re
 import signal
 import tempfile
 from pathlib import Path
@@ -18,6 +20,7 @@ from simulator.faults import Faults
 from simulator.line import NO_PTYS, PtyLine, SocketLine, ptys_available
 from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
+from simulator.web_terminal import WebTerminal
 
 
 async def run_room(
@@ -36,11 +39,30 @@ async def run_room(
     duration: float | None,
     deals: dict[int, str] | None = None,
     wrong_declarer_rate: float = 0.0,
-) -> list[VirtualBaseStation]:
-    """The room; ``deals`` (board → PBN deal) makes the players play the real cards."""
+    web: str | None = None,
+    web_tables: int = 0,
+    web_codes: dict[str, str] | None = None,
+) -> tuple[list[VirtualBaseStation], list[WebTerminal]]:
+    """The room; ``deals`` (board → PBN deal) makes the players play the real cards. The
+    last ``web_tables`` tables are browser terminals on the hub's terminal server ``web``
+    (each logs on with its code from ``web_codes``, by "A3"), the others hardware terminals
+    spread over the base stations; a table plays the same whichever it is."""
+
+    def bot(table: int) -> PlayerBot:
+        return PlayerBot(
+            seed=seed * 1000 + table,
+            minutes_per_board=9.5 if table > tables - slow_tables else 7.0,
+            wrong_board_rate=wrong_board_rate,
+            correction_rate=correction_rate,
+            td_call_rate=td_call_rate,
+            wrong_declarer_rate=wrong_declarer_rate,
+            deals=deals,
+        )
+
+    hardware = tables - (web_tables if web else 0)
     room: list[VirtualBaseStation] = []
-    per_station = -(-tables // stations)
-    for k in range(stations):
+    per_station = -(-hardware // stations)
+    for k in range(stations if hardware else 0):
         if listen:
             host, _, port = listen.rpartition(":")
             line: PtyLine | SocketLine = SocketLine(host or "127.0.0.1", int(port) + k)
@@ -48,26 +70,26 @@ async def run_room(
             line = PtyLine(folder / f"base-{k + 1}")
         station = VirtualBaseStation(line, serial=f"BS-{k + 1:04d}", faults=faults)
         first = k * per_station + 1
-        for table in range(first, min(tables, first + per_station - 1) + 1):
-            slow = table > tables - slow_tables
-            bot = PlayerBot(
-                seed=seed * 1000 + table,
-                minutes_per_board=9.5 if slow else 7.0,
-                wrong_board_rate=wrong_board_rate,
-                correction_rate=correction_rate,
-                td_call_rate=td_call_rate,
-                wrong_declarer_rate=wrong_declarer_rate,
-                deals=deals,
-            )
+        for table in range(first, min(hardware, first + per_station - 1) + 1):
             station.add_terminal(
-                VirtualTerminal(table, f"BM-{table:04d}", section, table, bot, speed=speed)
+                VirtualTerminal(table, f"BM-{table:04d}", section, table, bot(table), speed=speed)
             )
         room.append(station)
         click.echo(
             f"base station {station.serial} ({len(station.terminals)} terminals): {line.url}",
         )
+    codes = web_codes or {}
+    phones = [
+        WebTerminal(web, section, t, codes.get(f"{section}{t}", ""), bot(t), speed=speed)
+        for t in range(hardware + 1, tables + 1)
+        if web
+    ]
+    if phones:
+        click.echo(f"browser terminals at tables {hardware + 1}-{tables}: {phones[0].url}")
     for station in room:
         station.start()
+    for phone in phones:
+        phone.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -75,10 +97,41 @@ async def run_room(
             loop.add_signal_handler(sig, stop.set)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(stop.wait(), timeout=duration)
+    for phone in phones:
+        await phone.stop()
     for station in room:
         await station.stop()
         station.line.close()
-    return room
+    return room, phones
+
+
+TABLE_LINK = re.compile(r"/t/([A-Za-z]+)(\d+)\?c=([A-Za-z0-9]+)")  # a table card's link
+
+
+def read_codes(path: Path, section: str, tables: range) -> dict[str, str]:
+    """The tables' codes: a JSON file ``{"A1": "K7P2QX9M", ...}``, or any text with the
+    tables' links in it (``bridgehub movement cards --join URL --db DB`` prints them:
+    ``…/t/A1?c=K7P2QX9M``). Every table in ``tables`` must have one."""
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, ValueError) as e:
+        raise click.BadParameter(f"cannot read {path}: {e}", param_hint="--web-codes") from None
+    links = {f"{s.upper()}{t}": c for s, t, c in TABLE_LINK.findall(text)}
+    try:
+        codes = links or json.loads(text)
+    except ValueError:
+        codes = None
+    if not isinstance(codes, dict) or not all(isinstance(v, str) for v in codes.values()):
+        raise click.BadParameter(
+            f'{path}: expected {{"{section}1": "CODE", ...}} or the table cards\' links',
+            param_hint="--web-codes",
+        )
+    missing = [f"{section}{t}" for t in tables if f"{section}{t}" not in codes]
+    if missing:
+        raise click.BadParameter(
+            f"{path} has no code for table {', '.join(missing)}", param_hint="--web-codes"
+        )
+    return {str(k): v for k, v in codes.items()}
 
 
 @click.command("simulate")
@@ -175,6 +228,27 @@ async def run_room(
 @click.option(
     "--duration", type=float, default=None, help="Seconds to run (default: until interrupted)."
 )
+@click.option(
+    "--web",
+    default=None,
+    metavar="URL",
+    help="The hub's browser-terminal server (bridgehub run --terminals), e.g. "
+    "http://127.0.0.1:7180: some tables play on simulated phones there.",
+)
+@click.option(
+    "--web-tables",
+    type=click.IntRange(0),
+    default=None,
+    help="With --web: this many tables (the last ones) are browser terminals "
+    "(default: every table).",
+)
+@click.option(
+    "--web-codes",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help='With --web: the tables\' codes, as JSON {"A1": "K7P2QX9M", ...} or the table '
+    "cards' text with their links (bridgehub movement cards --join URL --db DB).",
+)
 def simulate(
     tables: int,
     stations: int,
@@ -198,13 +272,23 @@ def simulate(
     listen: str | None,
     port: int | None,
     duration: float | None,
+    web: str | None,
+    web_tables: int | None,
+    web_codes: Path | None,
 ) -> None:
     """Run a simulated room; prints the line (pty path or socket:// URL) of each station.
     Faults (--corrupt, --drop, --duplicate, --delay per frame; --bit-flip, --drop-byte per
     byte) hurt every line in both directions; the last line prints how many of each."""
     if port is not None:
         listen = f"127.0.0.1:{port}"
-    if listen is None and not ptys_available():
+    if (web_tables is not None or web_codes) and not web:
+        raise click.UsageError("--web-tables and --web-codes need --web URL")
+    if web and web_codes is None:
+        raise click.UsageError("--web needs --web-codes FILE: each table logs on with its code")
+    web_tables = min(tables, tables if web_tables is None else web_tables) if web else 0
+    phones = range(tables - web_tables + 1, tables + 1)
+    codes = read_codes(web_codes, section, phones) if web_codes else {}
+    if listen is None and not ptys_available() and web_tables < tables:
         raise click.UsageError(NO_PTYS)
     try:
         deals = None if hand_records is None else read_deals(hand_records)
@@ -227,7 +311,7 @@ def simulate(
     )
     folder = folder or Path(tempfile.mkdtemp(prefix="bridgehub-sim-"))
     folder.mkdir(parents=True, exist_ok=True)
-    room = asyncio.run(
+    room, web_room = asyncio.run(
         run_room(
             tables,
             stations,
@@ -244,9 +328,14 @@ def simulate(
             duration,
             deals,
             wrong_declarer_rate,
+            web,
+            web_tables,
+            codes,
         )
     )
     accepted = sum(len(t.log.accepted) for s in room for t in s.terminals.values())
+    accepted += sum(len(p.log.accepted) for p in web_room)
     pending = sum(len(t.unacked) for s in room for t in s.terminals.values())
+    pending += sum(len(p.pending_results) for p in web_room)
     counts = ", ".join(f"{kind} {n}" for kind, n in faults.counts.items())
     click.echo(f"results acknowledged: {accepted}; waiting for an ACK: {pending}; faults: {counts}")

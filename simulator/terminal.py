@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from drivers.protocol.link import (
@@ -42,6 +41,7 @@ from drivers.protocol.messages import (
     Verify,
 )
 from simulator.bots import PlayerBot
+from simulator.table_log import TerminalLog, seating_text
 
 ResultKey = tuple[str, int, int, int, int]
 
@@ -54,22 +54,6 @@ class Station(Protocol):
     def send(self, address: int, message: Message) -> None: ...
 
     def wake(self) -> None: ...
-
-
-@dataclass
-class TerminalLog:
-    """What happened at the table, for tests and for the simulator's report."""
-
-    shown: list[str] = field(default_factory=list)
-    accepted: list[Result] = field(default_factory=list)
-    held: list[Result] = field(default_factory=list)
-    refused: list[tuple[Message, NakCode | int, str]] = field(default_factory=list)
-    received: list[Message] = field(default_factory=list)
-    gave_up: int = 0
-    reboots: int = 0
-    last_ack: float | None = None  # station clock time of the latest ACK of a result
-    ack_s: list[float] = field(default_factory=list)  # result sent → ACK
-    view_s: list[float] = field(default_factory=list)  # result sent → rescored traveller
 
 
 class VirtualTerminal:
@@ -116,12 +100,17 @@ class VirtualTerminal:
         self._task: asyncio.Task[None] | None = None
         self._sent_at: dict[tuple[int, int], float] = {}
         self._retried: set[tuple[Message, int | None]] = set()  # (message, hub epoch)
-        self._busy: dict[Message, int] = {}  # BUSY answers so far, per waiting result
+        self._busy: dict[Message, int] = {}  # BUSY or log-on refusals so far, per message
         self._hub_epoch: int | None = None  # the hub's epoch its last HELLO began
         self.battery = 100 - (table * 7) % 40  # terminals come charged unevenly
         self._entered: set[tuple[str, int, int, int]] = set()  # (section, table, round, board)
         self._started_rounds: set[tuple[str, int, int]] = set()
         self._later: set[asyncio.TimerHandle] = set()  # resends planned by the running terminal
+
+    @property
+    def hub_epoch(self) -> int | None:
+        """The epoch of the hub's latest HELLO (None: none heard yet)."""
+        return self._hub_epoch
 
     # -- power --------------------------------------------------------------------------------
     def boot(self) -> None:
@@ -136,8 +125,10 @@ class VirtualTerminal:
         self.send(Status(self.battery, 90, 0))
         for result in list(self.unacked.values()):
             self.send(result)
-        for verify in list(self.unverified.values()):
-            self.send(verify)
+        waiting = {key[:4] for key in self.unacked}  # a verification goes after its result
+        for key, verify in list(self.unverified.items()):
+            if key not in waiting:
+                self.send(verify)
 
     def reboot(self) -> None:
         """Power off and on now, at any moment. What was keyed but not sent is gone from the
@@ -258,9 +249,11 @@ class VirtualTerminal:
         self.unacked[(a.section, a.table, a.round, board, revision)] = result
         self._sent_at[(a.round, board)] = time.perf_counter()
         self.send(result)
-        verify = Verify(a.section, a.table, a.round, board, 1)
-        self.unverified[(a.section, a.table, a.round, board)] = verify
-        self.send(verify)
+        # the opponents agree at the table now; the verification goes once the hub has the
+        # result (it answers BUSY to one that comes before: docs/protocol.md, NAK 6)
+        self.unverified[(a.section, a.table, a.round, board)] = Verify(
+            a.section, a.table, a.round, board, 1
+        )
         self.battery = max(3, self.battery - 2)  # a board's worth of display and radio
         self.send(Status(self.battery, 90, board))
         return result
@@ -296,46 +289,60 @@ class VirtualTerminal:
                 if self.unacked.pop(key, None) is None:
                     return  # a second ACK of a result sent twice (around a reboot)
                 self.log.last_ack = self.station.link.clock()
+                epochs = self.log.acks_by_hub_epoch
+                epochs[self._hub_epoch] = epochs.get(self._hub_epoch, 0) + 1
                 sent = self._sent_at.get((r.round, r.board))
                 if sent is not None:
                     self.log.ack_s.append(time.perf_counter() - sent)
                 (self.log.held if ev.outcome is Outcome.HELD else self.log.accepted).append(r)
+                verify = self.unverified.get((r.section, r.table, r.round, r.board))
+                if verify is not None:  # the result is the hub's: now the verification
+                    self.send(verify)
                 if ev.text:
                     self.log.shown.append(ev.text)
         elif isinstance(ev, Nacked):
             self.log.refused.append((ev.message, ev.code, ev.text))
             self.log.shown.append(ev.text)
-            if (
-                ev.code == NakCode.NOT_LOGGED_ON
-                and not isinstance(ev.message, Logon)
-                and (ev.message, self._hub_epoch) not in self._retried
-            ):
-                # the hub does not know us (it restarted): log on again, then resend, once
-                # per run of the hub (a result refused by two restarted hubs is kept)
-                self._retried.add((ev.message, self._hub_epoch))
-                self.send(Logon(self.serial, self.section, self.table, "sim-1"))
-                self.send(ev.message)
+            if ev.code == NakCode.NOT_LOGGED_ON and not isinstance(ev.message, Logon):
+                self._log_on_again(ev.message)
                 return
-            if isinstance(ev.message, Verify):
-                self._verified(ev.message)  # answered: the hub has it, or says why not
-            if isinstance(ev.message, Result) and ev.code == NakCode.BUSY:
-                # the hub could not store it: again after the retransmission pause (§3)
+            if isinstance(ev.message, Result | Verify) and ev.code == NakCode.BUSY:
+                # the hub could not keep it now (a result not stored, a verification of a
+                # result not stored yet): again after the retransmission pause (§3)
                 tries = self._busy[ev.message] = self._busy.get(ev.message, 0) + 1
                 pause = min(RTO * 2 ** (tries - 1), MAX_RTO)
                 self._later_send(pause, ev.message)
                 return
+            if isinstance(ev.message, Verify):
+                self._verified(ev.message)  # answered: the hub says why not
             if isinstance(ev.message, Result) and ev.code >= 16:
                 r = ev.message
                 self.unacked.pop((r.section, r.table, r.round, r.board, r.revision), None)
+                self.unverified.pop((r.section, r.table, r.round, r.board), None)
         elif isinstance(ev, GaveUp):
             self.log.gave_up += 1
             waiting = isinstance(ev.message, Verify) and ev.message in self.unverified.values()
             if isinstance(ev.message, Result | Logon | Hello) or waiting:
                 self._later_send(1.0 / max(self.speed, 1.0), ev.message)
 
+    def _log_on_again(self, message: Message) -> None:
+        """ "Log on first": the hub does not know this terminal (it restarted, or the log-on
+        is still on its way or was lost). Log on again and send ``message`` again: at once
+        the first time in a run of the hub, then after the retransmission pause, doubling.
+        A result or verification keyed at the table is never dropped for it."""
+        key = (message, self._hub_epoch)
+        self.send(Logon(self.serial, self.section, self.table, "sim-1"))
+        if key not in self._retried:
+            self._retried.add(key)
+            self.send(message)
+            return
+        tries = self._busy[message] = self._busy.get(message, 0) + 1
+        self._later_send(min(RTO * 2 ** (tries - 1), MAX_RTO), message)
+
     def _verified(self, v: Verify) -> None:
         """The hub answered the verification of a board: no longer kept for a resend."""
         key = (v.section, v.table, v.round, v.board)
+        self._busy.pop(v, None)
         if self.unverified.get(key) == v:
             del self.unverified[key]
 
@@ -382,17 +389,9 @@ class VirtualTerminal:
                 self.rounds = int(entry.value)
 
     def _next_seating(self, msg: NextSeating) -> None:
-        """Show where a pair goes (protocol §4): table 0 after the last round ends the
-        session; table 0 before it, the pair sits out."""
+        """Show where a pair goes (protocol §4); past the last round the session is over."""
         self.moves.append(msg)
+        seat = (msg.pair, msg.round, msg.table, bool(msg.seat_ns), msg.opponents, self.rounds)
+        self.log.shown.append(seating_text(*seat))
         if msg.table == 0 and self.rounds is not None and msg.round > self.rounds:
-            self.log.shown.append(f"pair {msg.pair}: the session is over")
             self.session_over.set()
-        elif msg.table == 0:
-            self.log.shown.append(f"pair {msg.pair}: sits out round {msg.round}")
-        else:
-            side = "NS" if msg.seat_ns else "EW"
-            self.log.shown.append(
-                f"pair {msg.pair}: round {msg.round} at table {msg.table} {side} "
-                f"against {msg.opponents}"
-            )

@@ -167,6 +167,19 @@ def test_a_held_table_needs_the_directors_pin(intake):
     assert intake.logon("BM-9", "A", 77).code is NakCode.NOT_IN_MOVEMENT
 
 
+def test_a_takeover_armed_for_a_phone_serves_only_that_phone(intake):
+    """D20 and docs/web-terminal.md ("re-issued by the director"): a phone with the table's
+    new code may take the table from the lost phone; armed for that phone's serial, it is
+    not left for the next terminal to come, whose claim still needs the director's PIN (the
+    phone's log-on can be refused before it is used, e.g. by the event's terminal list)."""
+    assert intake.logon("web-0000lostone", "A", 1).verdict is Verdict.LOGGED_ON
+    intake.intake.allow_takeover("A", 1, "web-00newphone")
+    stranger = intake.logon("BM-9", "A", 1)
+    assert stranger.verdict is Verdict.REFUSED and stranger.code is NakCode.TABLE_HELD
+    assert intake.logon("web-00newphone", "A", 1).verdict is Verdict.LOGGED_ON
+    assert intake.logon("BM-9", "A", 1).code is NakCode.TABLE_HELD  # used once
+
+
 def test_the_lead_must_be_in_the_opening_leaders_hand(store_url):
     """With hand records, the lead is checked: board 11 of the RealBridge deal file. A lead
     not in the leader's hand is held for the director with the reason (TD trial F3: never a

@@ -20,7 +20,7 @@ from hub_stub import HubStub, wait_until
 
 from drivers.base_station import BaseStationDriver
 from drivers.protocol.frame import Frame, FrameDecoder
-from drivers.protocol.messages import Result, Verify
+from drivers.protocol.messages import NakCode, Result, Verify
 from simulator.bots import PlayerBot
 from simulator.cli import simulate
 from simulator.faults import DelayLine, Faults
@@ -269,6 +269,29 @@ def test_a_reboot_before_the_verification_is_answered_sends_it_again(tmp_path):
     hub = asyncio.run(run_room(line, station, driver, reboot))
     exactly_once(station, hub)
     assert all(not t.unverified for t in station.terminals.values())
+
+
+def test_a_result_refused_log_on_first_twice_by_one_hub_is_kept_and_sent_again(tmp_path):
+    """Issue 12 "results confirmed ... missing": a hub that answers "log on first" twice in
+    one run (the terminal's new LOGON lost on the line, or still on its way) must not make
+    the terminal drop the result keyed at the table; it logs on again and keeps sending it
+    (after the retransmission pause) until it is stored. The full campaign lost a section's
+    board this way."""
+    line, station, driver = room(tmp_path, terminals=2, speed=5_000.0)
+    refused: list[Result] = []
+    ack = driver.ack
+
+    def log_on_first(rx, *args, **kwargs):  # table 1's first result: "log on first", twice
+        first = isinstance(rx.message, Result) and rx.terminal == 1 and rx.message.board == 1
+        if first and len(refused) < 2:
+            refused.append(rx.message)
+            return driver.nak(rx, NakCode.NOT_LOGGED_ON, "log on to table A1 first")
+        return ack(rx, *args, **kwargs)
+
+    driver.ack = log_on_first  # type: ignore[method-assign]
+    hub = asyncio.run(run_room(line, station, driver))
+    assert len(refused) == 2
+    exactly_once(station, hub)
 
 
 def test_reboots_at_any_moment_under_frame_faults_lose_and_double_nothing(tmp_path):

@@ -37,7 +37,8 @@ NAKS = {
     "UNKNOWN_EPOCH": "a higher epoch whose first frame is neither HELLO nor sequence 1",
     "STALE_EPOCH": "an epoch lower than the current one, not in a HELLO: start with HELLO",
     "REPLAY": "a sequence number below the last one delivered in this epoch",
-    "BUSY": "the hub could not store the result just now: send it again after a pause "
+    "BUSY": "the hub could not keep the message just now (a result it could not store; a "
+    "VERIFY of a board whose result is not stored yet): send it again after a pause "
     "(250 ms, doubling up to 2 s)",
     "NOT_LOGGED_ON": "the terminal has not logged on to that table over this link in this "
     "epoch (after its reboot or the hub's restart): LOGON, then send the message again. "

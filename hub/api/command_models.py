@@ -146,6 +146,16 @@ class AllowTakeover(CommandArgs):
     table: Table
 
 
+class ReissueTableCode(CommandArgs):
+    """A new code for this table's browser terminals (a lost or dead phone): the old code
+    and the device that used it are forgotten; replies `{section, table, code, generation}`
+    to print or read out. The device at the table keeps it until another logs on with the
+    new code (docs/web-terminal.md)."""
+
+    section: Section
+    table: Table
+
+
 class ReleaseStandings(SectionArgs):
     """Publish the standings now; replies `provisional[]`, the boards still open (marked
     provisional in the `standings` event)."""
@@ -187,6 +197,7 @@ COMMANDS: dict[str, type[CommandArgs]] = {
     "erase_result": EraseResult,
     "td_call": TdCall,
     "allow_takeover": AllowTakeover,
+    "reissue_table_code": ReissueTableCode,
     "release_standings": ReleaseStandings,
     "contract_valid": ContractValid,
     "message": Message,

@@ -25,6 +25,7 @@ from hub.store.engine import DriverMissing, sqlite_url
 from hub.store.hub_lock import HubLock, HubLocked, starting
 from hub.store.schema_version import SchemaMismatch
 from hub.store.store import Store, StoreError
+from hub.web_terminal.server import TerminalsUnavailable, terminals_address
 
 
 def _event_to_run(store: Store, event_file: Path, given: int | None) -> int:
@@ -139,6 +140,7 @@ async def _serve(
     results: Path | None = None,
     event_file: Path | None = None,
     hub_lock: HubLock | None = None,
+    terminals: tuple[str, int] | None = None,
 ) -> None:
     event_dir = event_file.resolve().parent if event_file is not None else None
     hub = HubService(
@@ -152,9 +154,12 @@ async def _serve(
         allow_remote_feed=allow_remote_feed,
         wait_for_director=True,  # the room is not seated yet: the TD starts round 1 (g)
         event_dir=event_dir,  # the club roster beside the event file, wherever the store is
+        terminals=terminals,  # phones and tablets at the tables (issue 15)
     )
     try:
         await hub.start()
+    except TerminalsUnavailable as e:
+        raise click.ClickException(str(e)) from None
     except OSError as e:  # the API's port is taken (another hub?) or not this machine's
         why = (
             f"port {api[1]} is already in use (another hub, or another program?): stop it "
@@ -171,9 +176,14 @@ async def _serve(
     taken = _watch_lock(hub, hub_lock, event_id, stop)
     assert hub.api is not None
     click.echo(
-        f"hub running: event {event_id}, stations {', '.join(stations)}; "
+        f"hub running: event {event_id}, stations {', '.join(stations) or 'none'}; "
         f"API ws://{hub.api.host}:{hub.api.port}/v1"
     )
+    if hub.web is not None:
+        click.echo(
+            f"browser terminals: {hub.web.server.url} (each table's own link and code are on "
+            "its table card: bridgehub movement cards)"
+        )
     if clock_speed != 1:
         click.echo(
             f"REHEARSAL: the round clock runs {clock_speed:g} times faster than real time "
@@ -267,8 +277,8 @@ def _director_pin(given: str | None) -> str:
     "--station",
     "stations",
     multiple=True,
-    required=True,
-    help="A base station line: a pyserial URL or usb:VID:PID[:SERIAL]. Repeatable.",
+    help="A base station line: a pyserial URL or usb:VID:PID[:SERIAL]. Repeatable; "
+    "needed unless every table scores on --terminals.",
 )
 @click.option(
     "--clock",
@@ -311,6 +321,13 @@ def _director_pin(given: str | None) -> str:
     help="Where the final outputs go at the session's end (default: <db file>-results/ "
     "beside the SQLite file).",
 )
+@click.option(
+    "--terminals",
+    "terminals_at",
+    default=None,
+    help="HOST:PORT where phones and tablets at the tables open their terminal page "
+    "(browser terminals, docs/web-terminal.md); HOST is this machine's venue-network address.",
+)
 def run(
     event_file: Path,
     event_id_given: int | None,
@@ -322,9 +339,12 @@ def run(
     allow_remote_feed: bool,
     clock_speed: float,
     results_dir: Path | None,
+    terminals_at: str | None,
 ) -> None:
     """Run the hub: drivers, intake, store and live scoring for one event."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
+    if not stations and terminals_at is None:
+        raise click.UsageError("give a base station line (--station) or --terminals HOST:PORT")
     pin = _director_pin(td_pin)  # first: a bad PIN leaves nothing open
     url = url or sqlite_url(event_file.with_suffix(".db"))
     results = results_dir or results_folder(url, event_file)
@@ -343,6 +363,10 @@ def run(
     host, _, port = api_at.rpartition(":")
     if not port.isdigit():
         raise click.BadParameter(f"{api_at!r}: write HOST:PORT", param_hint="--api")
+    try:
+        terminals = None if terminals_at is None else terminals_address(terminals_at)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--terminals") from None
     try:
         event_id, locks = _claim(store, event_file, event_id_given, stations)
     except (EventFileError, MovementError, StoreError, HubLocked, LineLocked) as e:
@@ -365,6 +389,7 @@ def run(
                 results,
                 event_file,
                 next((lock for lock in locks if isinstance(lock, HubLock)), None),
+                terminals,
             )
         )
     except StoreError as e:  # the store refused the start (its boot counter ran out, ...)

@@ -1,15 +1,22 @@
 """The end of an evening in ``bridgehub run`` (issue 13): when every section's session is
 complete the final outputs (standings, the report, exports: ``hub.report.final``) are
 written in a worker thread and where they are is printed and told to the director; a
-failure is an alert, never a crash. And the rehearsal clock of ``--clock-speed``."""
+failure is an alert, never a crash. And the rehearsal clock of ``--clock-speed``.
+
+The worker is a daemon thread: a TD who stops the hub while a large event's report is
+still being drawn (minutes for 100,000 results) is not kept waiting; the next start writes
+the outputs again (issue 12 [FAULTS]: the campaign's hub took more than 15 s to stop)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 from sqlalchemy.engine import make_url
@@ -19,6 +26,32 @@ from hub.live.service import HubService
 from hub.store.store import Store
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+async def in_daemon_thread(work: Callable[[], T], name: str) -> T:
+    """``work()`` in a daemon thread, awaited: unlike ``asyncio.to_thread``, the process
+    does not wait for it to end when the hub stops."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: Callable[[], None]) -> None:
+        if not done.done():
+            outcome()
+
+    def run() -> None:
+        try:
+            value = work()
+        except BaseException as e:  # handed to the awaiting task, not lost in the thread
+            error = e
+            with contextlib.suppress(RuntimeError):  # the loop closed: the hub has stopped
+                loop.call_soon_threadsafe(settle, lambda: done.set_exception(error))
+        else:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(settle, lambda: done.set_result(value))
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return await done
 
 
 def results_folder(url: str, event_file: Path) -> Path:
@@ -90,7 +123,9 @@ async def _write(hub: HubService, store: Store, event_id: int, folder: Path, sai
         click.echo(f"final outputs not written: this hub has no report writer ({e})", err=True)
         return False
     try:
-        paths = await asyncio.to_thread(write_final_outputs, store, event_id, folder)
+        paths = await in_daemon_thread(
+            lambda: write_final_outputs(store, event_id, folder), "final-outputs"
+        )
     except Exception as e:
         log.exception("writing the final outputs to %s", folder)
         text = f"the final results could not be written to {folder}: {type(e).__name__}: {e}"

@@ -1,7 +1,7 @@
 """The TD's decisions on a row of the Room, Calls and Slow tabs: Enter on a row puts up
-its choices (a table: takeover or traveller; a TD call, a held result, a suspicious
-score, withheld standings, a slow-play penalty) and the pick goes to the hub as a
-command."""
+its choices (a table: takeover, a new code for its phones, or traveller; a TD call, a held
+result, a suspicious score, withheld standings, a slow-play penalty) and the pick goes to
+the hub as a command."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from hub.console.held import can_accept_as_sent, held_title
 TABLE_CHOICES = [
     ("takeover", "let a replacement terminal take over this table"),
     ("traveller", "traveller of the table's first board this round"),
+    ("code", "a new code for this table's phones (a lost phone): shown to read out"),
 ]
 FLAG_CHOICES = [
     ("valid", "the contract is valid (clear the flag)"),
@@ -40,6 +41,10 @@ CALL_CHOICES = [
     ("note", "add a note"),
 ]
 CALL_STATUSES = ("in_progress", "resolved", "deferred")
+
+
+async def _closed(choice: str | None) -> None:
+    """Nothing to do when the director closes the box showing a new code."""
 
 
 class Decisions:
@@ -113,6 +118,14 @@ class Decisions:
                 section=section,
                 table=table,
             )
+        elif choice == "code":
+            await self.console.command(
+                "reissue_table_code",
+                f"new code for table {section}{table}",
+                on_reply=lambda reply: self._show_code(f"{section}{table}", reply),
+                section=section,
+                table=table,
+            )
         elif choice == "traveller":
             self.console.action_tab("traveller")
             row = next(
@@ -125,6 +138,17 @@ class Decisions:
             )
             if row and row["boards"]:
                 await self.console.fetch_traveller(section, row["boards"][0])
+
+    def _show_code(self, where: str, reply: dict[str, Any]) -> None:
+        """The re-issued code, to read out or write down: in the log, as a notification,
+        and in a box that stays until the director closes it (issue 15)."""
+        code = reply.get("code")
+        if not reply.get("ok") or not isinstance(code, str):
+            return  # a refusal is told like any other
+        text = f"table {where}: new code {code} (the old code no longer works)"
+        self.console.room.tell(text)
+        shown = [("close", f"close (a phone joins at the hub's /t/{where}?c={code})")]
+        self.console.ask(ChoiceScreen(f"Table {where}: new code {code}", shown), _closed)
 
     async def _decide_flag(
         self, section: str, board: int, table: int, rnd: int, choice: str | None

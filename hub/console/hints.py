@@ -4,7 +4,7 @@ cursor (issue13: "held result 23: Enter to decide"), or what the tab's keys do. 
 from __future__ import annotations
 
 TAB_HINTS = {
-    "room": "Enter on a table: takeover or its traveller · o order · f section",
+    "room": "Enter on a table: takeover, phone code or traveller · o order · f section",
     "standings": "v one ranking of every section · m MP % or matchpoints",
     "calls": "nothing waits for the director",
     "slow": "no table is behind",
@@ -21,7 +21,10 @@ def row_hint(table_id: str | None, key: str) -> str:
     """What Enter does on the row ``key`` (what:ident) of the table ``table_id``."""
     what, _, ident = key.partition(":")
     if table_id == "room-table":
-        return f"table {what}{ident}: Enter for takeover or its traveller · o order · f section"
+        return (
+            f"table {what}{ident}: Enter for takeover, phone code or traveller"
+            " · o order · f section"
+        )
     if what == "held":
         return f"held result {ident}: Enter to decide (accept, accept as another board, reject)"
     if what == "call":
@@ -35,7 +38,7 @@ def row_hint(table_id: str | None, key: str) -> str:
         return f"slow-play penalty {ident}: Enter to say who pays, or waive"
     if what == "late":
         section, _, table = ident.partition(":")
-        return f"table {section}{table} is late: Enter for takeover or its traveller"
+        return f"table {section}{table} is late: Enter for takeover, phone code or traveller"
     if what == "result":
         table, _, rnd = ident.partition(":")
         return f"result of table {table}, round {rnd}: Enter to correct, erase or adjust"

@@ -37,9 +37,11 @@ HELP = """Keys
   Enter acts on the row under the cursor in every tab (the line at the
   bottom says what it does); Escape leaves a box or a pop-up
   r  room: every table, boards done, minutes behind (+) or ahead (-) of an
-     even pace, results awaiting verification, online, TD call, battery;
-     Enter on a table: let a replacement terminal take it over (a dead
-     terminal), or its traveller
+     even pace, results awaiting verification, online, TD call, battery,
+     device (a hardware terminal or a browser on a phone); Enter on a table:
+     let a replacement terminal take it over (a dead terminal), a new code
+     for its phones (a lost phone: the new code is shown to read out, the
+     old one stops working), or its traveller
   s  standings of each section, with places gained or lost since the last
      standings; v switches to one overall ranking of every section and back;
      m switches the total between MP % and matchpoints (IMPs and IMPs a board)
@@ -70,7 +72,8 @@ HELP = """Keys
      form asks to confirm, and shows the hub's answer
   In a form: Enter or Tab moves on, Ctrl+S sends, Escape leaves unsent
   d  devices: base stations (link counters), clock displays and terminals
-     (table, battery, signal, last heard), refreshed every 5 s
+     (hardware or browser; table, battery, signal, last heard), refreshed
+     every 5 s
   l  event log, with times
   g  start the round's clock now (the room is seated); round 1 waits for it;
      a running round's clock is restarted from full time only if you confirm

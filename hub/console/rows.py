@@ -52,7 +52,8 @@ def display_minutes(minutes: Any) -> str:
 
 def room_rows(room: RoomState, sort: str = "table", section: str | None = None) -> dict[str, Row]:
     """The Room tab's rows by key (section:table), as the table shows them: in table order
-    or most behind first, one section or all, coloured by what needs the TD."""
+    or most behind first, one section or all, coloured by what needs the TD; the last
+    column says which kind of terminal holds the table (hardware or a browser)."""
     calls = {
         (c.get("section"), c.get("table"))
         for c in room.td_calls
@@ -87,6 +88,7 @@ def room_rows(room: RoomState, sort: str = "table", section: str | None = None) 
             Text("yes") if t.get("online") else Text("OFF", style="bold red reverse"),
             Text("CALL", style="bold magenta reverse") if (name, t["table"]) in calls else Text(""),
             battery_text(t.get("battery")),
+            t.get("terminal") or "",  # "terminal" (hardware) or "browser" (issue 15)
         )
     return rows
 

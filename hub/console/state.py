@@ -175,6 +175,8 @@ class RoomState:
             for t in section["tables"]:
                 if t["table"] == msg["table"]:
                     t["online"] = msg["online"]
+                    if "terminal" in msg:  # which kind logged on (hardware or a browser)
+                        t["terminal"] = msg["terminal"]
             self.dirty.add("room")
         elif kind == "standings" and section is not None:
             take_publication(section, msg)

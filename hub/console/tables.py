@@ -60,6 +60,7 @@ class RoomTable(ConsoleTable):
         "online",
         "call",
         "batt",
+        "device",
     )
 
     def __init__(self, **kwargs: Any) -> None:
@@ -132,12 +133,14 @@ class TravellerTable(ConsoleTable):
 
 
 class DevicesTable(ConsoleTable):
-    """Base stations, clock displays and terminals. Lives on the Textual app's event loop."""
+    """Base stations, clock displays and terminals (hardware or browser). Lives on the
+    Textual app's event loop."""
 
     COLUMNS = (
         "device",
         "where",
         "state",
+        "kind",
         "battery",
         "signal",
         "heard",

@@ -75,7 +75,8 @@ class Intake:
         self.registered = None if registered is None else frozenset(registered)
         self.holders: dict[tuple[str, int], str] = {}
         self.links: dict[tuple[str, int], TerminalLink] = {}
-        self.takeovers: set[tuple[str, int]] = set()
+        # tables the next log-on may take: any terminal's (None), or only the serial named
+        self.takeovers: dict[tuple[str, int], str | None] = {}
         self.live: dict[Key, StoredResult] = {}
         self.deals: dict[tuple[str, int], str] = {}
         # F3: do the hand records fit the leads? The director is told (section, text) once
@@ -94,9 +95,10 @@ class Intake:
             del self.live[key]
         self.live.update((r.key, r) for r in live)
 
-    def allow_takeover(self, section: str, table: int) -> None:
-        """The TD confirmed with the PIN: the next terminal to log on takes the table."""
-        self.takeovers.add((section, table))
+    def allow_takeover(self, section: str, table: int, serial: str | None = None) -> None:
+        """The TD confirmed with the PIN: the next terminal to log on takes the table
+        (``serial``: only that one, the phone with the table's re-issued code)."""
+        self.takeovers[(section, table)] = serial
 
     # -- log-on ---------------------------------------------------------------------------
     def logon(
@@ -138,9 +140,9 @@ class Intake:
         key = (section, table)
         holder, bound = self.holders.get(key), self.links.get(key)
         same_link = bound is None or link is None or bound.ref == link.ref
-        if key in self.takeovers:
+        if key in self.takeovers and self.takeovers[key] in (None, serial):
             pin_ok = True
-            self.takeovers.discard(key)
+            del self.takeovers[key]
         if holder is not None and not (holder == serial and same_link) and not pin_ok:
             other = "another terminal" if holder != serial else "this serial on another link"
             return Verdict.refused(

@@ -108,6 +108,12 @@ class RoundController:
         """Boards of the current round accepted at the table, waiting for verification."""
         return sum(1 for t, r, _ in self._accepted if (t, r) == (table, self._round))
 
+    def waits_for_result(self, table: int, rnd: int, board: int) -> bool:
+        """A board of the table's round still open whose result this hub has neither
+        accepted nor held (a verification of it could only be kept in memory)."""
+        key = (table, rnd, board)
+        return self._open(*key) and key not in self._accepted and key not in self._held_at
+
     def is_complete(self, rnd: int) -> bool:
         return rnd in self._complete
 

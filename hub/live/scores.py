@@ -85,26 +85,38 @@ class Scores:
         self, lines: list[LiveLine], penalties: list[dict], every: int = 16
     ) -> None:
         """``load`` in slices of ``every`` boards, the loop free between them; then the
-        results accepted meanwhile (scoring one twice changes nothing: its line replaces
-        itself)."""
+        results accepted meanwhile, ``every`` at a time too: after a restart under load
+        they are thousands, and scored in one go they held the loop for seconds (a
+        replugged line waited as long to be opened again: issue 12). Those accepted while
+        these are scored join the queue, in their order (scoring one twice changes
+        nothing: its line replaces itself)."""
         steps = itertools.chain(
             self.views.load_steps(lines, penalties), self.suspicious.load_steps(lines)
         )
         for n, _ in enumerate(steps, 1):
             if n % every == 0:
                 await asyncio.sleep(0)
-        waiting, self._waiting = self._waiting, None
-        for stored in waiting or []:
+        waiting = self._waiting if self._waiting is not None else []
+        done = 0
+        while done < len(waiting):  # ``accepted`` appends to it until it is None
+            stored = waiting[done]
+            done += 1
             try:  # as on the way in: a scoring fault never stops the others
-                self.accepted(stored)
+                self._score(stored)
             except Exception:
                 log.exception("scoring result %d", stored.id)
+            if done % every == 0:
+                await asyncio.sleep(0)
+        self._waiting = None  # no await since the queue was seen empty: none is left
 
     def accepted(self, stored: StoredResult) -> None:
         """A terminal's result was stored: rescore, check, show the table its traveller."""
         if self._waiting is not None:  # the live scores are being built: scored after
             self._waiting.append(stored)
             return
+        self._score(stored)
+
+    def _score(self, stored: StoredResult) -> None:
         line = stored.line()
         key = (stored.section, stored.board)
         self._version[key] = self._version.get(key, 0) + 1

@@ -9,7 +9,6 @@ state, and every blocking store call runs in a worker thread.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Callable
 from functools import partial
@@ -26,6 +25,7 @@ from hub.live.audit_trail import AuditTrail
 from hub.live.base_station import BaseStationPort
 from hub.live.clock_log import ClockLog
 from hub.live.clock_ticker import ClockTicker
+from hub.live.closing import close_all
 from hub.live.devices import devices_read
 from hub.live.gateway import TerminalGateway
 from hub.live.hand_record_commands import HandRecordCommands
@@ -49,8 +49,8 @@ from hub.live.td_room_commands import RoomCommands
 from hub.live.views import LiveViews
 from hub.live.warm_start import WarmStart
 from hub.store.store import Store
-
-log = logging.getLogger(__name__)
+from hub.web_terminal.codes_check import CodesCheck
+from hub.web_terminal.server import WebTerminals, web_terminals
 
 
 class HubService:
@@ -71,6 +71,7 @@ class HubService:
         allow_remote_feed: bool = False,
         wait_for_director: bool = False,  # round 1's clock waits for start_clock (issue 13)
         event_dir: Path | None = None,  # the event file's folder: the club roster is there
+        terminals: tuple[str, int] | None = None,  # browser terminals (issue 15): host, port
     ) -> None:
         self.store = store
         self.event_id = event_id
@@ -85,17 +86,18 @@ class HubService:
         self.feed = Feed()
         self.supervisor = Supervisor()
         self.api: ApiServer | None = None
+        self.web: WebTerminals | None = None  # the browser terminals, when ``terminals``
+        self.web_codes: CodesCheck | None = None  # their table codes (reissue_table_code)
         self._api_at, self._pin, self._remote_feed = api, td_pin, allow_remote_feed
-        self._wait, self._event_dir = wait_for_director, event_dir
+        self._wait, self._event_dir, self._terminals_at = wait_for_director, event_dir, terminals
 
     async def start(self) -> None:
         """Read what the lines need, build the parts, open the API, then the lines; then
         (the lines already answered) the live results and scores (hub.live.warm_start)."""
         stored = await asyncio.to_thread(Stored.first, self.store, self.event_id)
         epoch = await asyncio.to_thread(self.store.next_boot)  # the lines' epoch (protocol §3)
-        for station in self.ports:
+        for station in self.ports:  # base stations: the epoch, the room's pair numbers (F16)
             station.driver.begin_epoch(epoch)
-        for station in self.ports:  # the room's pair numbers on the wire: EW 1-n (F16)
             station.set_numbering(numbering(stored.movements))
         self._compose(stored)
         tell_again(self.alerts, stored.no_plays)  # D21: a NO PLAY waiting for a score
@@ -107,6 +109,8 @@ class HubService:
         try:
             if self.api is not None:  # first: a port in use leaves no line open
                 await self.api.start()
+            if self.web is not None:  # its table codes, then its port
+                await self.web.start()
             self._run_tasks(stored)
             await self.warm.ready.wait()  # the lines answer meanwhile
         except BaseException:
@@ -118,8 +122,10 @@ class HubService:
         self.event = event
         self.alerts = Alerts(feed)
         self.audit = AuditTrail(self.store, self.event_id, clock, self.alerts.raise_)
-        self.gateway = TerminalGateway(list(self.ports))
         self.intake = Intake(stored.movements, self.audit.record, event.room.terminals)
+        self.web = web_terminals(self.store, self.event_id, stored, self.intake, self._terminals_at)
+        self.web_codes = self.web.codes if self.web is not None else None
+        self.gateway = TerminalGateway([*self.ports, *([self.web.port] if self.web else [])])
         self.views = LiveViews(event, stored.movements, stored.names, self.alerts.raise_)
         self.suspicious = SuspiciousScores(event.rules.suspicious.limits(), stored.valid_marks)
         self.clock_log = ClockLog(self.store, self.event_id)
@@ -218,6 +224,7 @@ class HubService:
             self.publication,
             feed,
             self.devices,
+            lambda: self.web_codes,
         )
         hands = HandRecordCommands(self.scores, self.alerts)
         self.pairs = PairCommands(self.store, self.event_id, stored, self.rounds, self.views)
@@ -246,7 +253,7 @@ class HubService:
 
     def _run_tasks(self, stored: Stored) -> None:
         sup = self.supervisor
-        for port in self.ports:
+        for port in self.gateway.ports.values():  # base stations, browser terminals
             for name, job in port.tasks().items():
                 sup.spawn(name, job)
             sup.spawn(f"{port.name} requests", partial(self.requests.serve, port))
@@ -267,19 +274,10 @@ class HubService:
         """Stop serving; every driver is closed, whatever fails on the way (logged)."""
         closing = [self.supervisor.stop(), *(p.stop() for p in self.ports)]
         closing += [d.stop() for d in self.displays]
-        if self.api is not None:
-            closing.insert(0, self.api.stop())
+        closing[:0] = [s.stop() for s in (self.api, self.web) if s is not None]
         if hasattr(self, "audit"):
             closing += [self.audit.flush(), self.requests.devices.flush()]
-        for step in closing:
-            try:
-                await step
-            except asyncio.CancelledError:  # a part's own task, cut short: go on closing
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
-                    raise
-            except Exception:
-                log.exception("stopping the hub")
+        await close_all(closing)
 
     @property
     def session_done(self) -> asyncio.Event:

@@ -17,6 +17,7 @@ from hub.live.audit_trail import AuditTrail
 from hub.live.device_register import DeviceRegister
 from hub.live.gateway import Seat, TerminalGateway
 from hub.live.intake import Intake
+from hub.live.room_view import terminal_kind
 from hub.live.rounds import Rounds
 from hub.live.takeover_pin import PinVerdict, TakeoverPins
 
@@ -72,7 +73,10 @@ class TableLogons:
         for other in self.gateway.seat_at(seat, ev.section, ev.table):
             other.taken_from = (ev.section, ev.table)  # its next request is told so too
             self.gateway.message_seat(other, taken_over(ev.section, ev.table))
-        self.feed.publish("table_online", section=ev.section, table=ev.table, online=True)
+        kind = terminal_kind(self.gateway, ev.section, ev.table)  # a browser or hardware
+        self.feed.publish(
+            "table_online", section=ev.section, table=ev.table, online=True, terminal=kind
+        )
         self.rounds.assign(seat)
 
     def _refused(self, seat: Seat, ev: tp.LogonRequest, verdict: tp.Verdict) -> None:

@@ -34,6 +34,7 @@ from hub.live.store_faults import StoreFaults
 from hub.live.table_erasures import TableErasures
 from hub.live.table_logons import TableLogons, taken_over
 from hub.live.takeover_pin import TakeoverPins
+from hub.live.verification import Verifications
 from hub.store.store import Store, StoredResult
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,7 @@ class TableRequests:
         self.logons = TableLogons(gateway, intake, rounds, feed, audit, self.devices, pins)
         self.erasures = TableErasures(store, event_id, intake, rounds, scores, audit)
         self.player_numbers = PlayerNumbers(store, event_id, gateway, rounds, scores.views, alerts)
+        self.verifications = Verifications(rounds, alerts, clock)
 
     async def serve(self, port: tp.TerminalPort) -> None:
         """Everything the port's terminals say, one at a time."""
@@ -181,7 +183,10 @@ class TableRequests:
                     "table_online", section=seat.section, table=seat.table, online=False
                 )
         elif isinstance(ev, tp.EraseRequest):
-            self.gateway.answer(ev, await self.erasures.erase(seat.serial, ev))
+            erased = await self.erasures.erase(seat.serial, ev)
+            if erased.outcome is tp.Outcome.OK:
+                self.verifications.result_erased(ev)
+            self.gateway.answer(ev, erased)
             return
         elif isinstance(ev, tp.ResultSubmission):
             self.writer.submit(seat.serial, ev)  # answered after its commit
@@ -204,7 +209,8 @@ class TableRequests:
             event = rc.FirstAction(ev.table, ev.round, self.clock())
             await self.rounds.handle(ev.section, event)
         elif isinstance(ev, tp.VerifyNotice):
-            await self._verify(ev)
+            self.gateway.answer(ev, await self.verifications.take(ev))
+            return
         elif isinstance(ev, tp.PlayerKeyed):  # its name to the store, standings and terminal
             await self.player_numbers.keyed(seat, ev)
         elif isinstance(ev, tp.DeviceStatus):
@@ -233,6 +239,8 @@ class TableRequests:
     def answer(self, s: tp.ResultSubmission, out: IntakeResult) -> None:
         """The writer's commit is durable (or the result was refused): the terminal's
         answer."""
+        if out.stored is not None:
+            self.verifications.result_stored(s)
         self.gateway.answer(s, out.verdict)
 
     async def _held(self, s: tp.ResultSubmission, stored: StoredResult, reason: str | None) -> None:
@@ -285,15 +293,3 @@ class TableRequests:
                 log.exception("scoring result %d", stored.id)
             event = rc.ResultAccepted(s.table, s.round, s.board, self.clock())
             await self.rounds.handle(s.section, event)
-
-    async def _verify(self, m: tp.VerifyNotice) -> None:
-        """The opponents' verification (D10: a board is finished when its result is entered
-        and verified). A rejection goes to the director."""
-        if not m.agreed:
-            text = (
-                f"the opponents rejected the result of board {m.board} at table "
-                f"{m.section}{m.table}"
-            )
-            self.alerts.raise_(text, section=m.section, table=m.table, round=m.round, board=m.board)
-            return
-        await self.rounds.handle(m.section, rc.Verified(m.table, m.round, m.board, self.clock()))

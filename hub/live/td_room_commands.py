@@ -1,6 +1,6 @@
 """The director's commands on the room (decisions D1, D10, D12): the round clock, moving a
-section on, TD calls, a replacement terminal, messages to the tables, slow-play penalties,
-releasing standings, and the devices read.
+section on, TD calls, a replacement terminal, a table's new code for phones, messages to the
+tables, slow-play penalties, releasing standings, and the devices read.
 
 ``RoomCommands`` belongs to the hub's asyncio loop; store work runs in worker threads.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from hub.api import command_models as cm
 from hub.api.feed import Feed
@@ -24,8 +24,21 @@ from hub.live.round_controller import RoundRefused
 from hub.live.rounds import Rounds
 from hub.live.views import LiveViews
 from hub.store.store import Store, StoreError
+from hub.store.table_codes import TableCode, reissue_code
 
 Args = dict[str, Any]
+
+
+class WebCodes(Protocol):
+    """What the browser terminals' server (``bridgehub run --terminals``) is told of the
+    director's table codes: a re-issued code replaces the table's old one at once."""
+
+    def reissued(self, code: TableCode) -> None: ...
+
+
+def no_web_terminals() -> WebCodes | None:
+    """A hub without ``--terminals``: the new code is only stored (for the printed cards)."""
+    return None
 
 
 class RoomCommands:
@@ -43,6 +56,7 @@ class RoomCommands:
         publication: Publication,
         feed: Feed,
         devices: Callable[[], Args],
+        web_codes: Callable[[], WebCodes | None] = no_web_terminals,
     ) -> None:
         self.store = store
         self.event_id = event_id
@@ -54,6 +68,7 @@ class RoomCommands:
         self.publication = publication
         self.feed = feed
         self.devices = devices
+        self.web_codes = web_codes  # the browser terminals' server, when the hub runs one
 
     # -- the round clock ---------------------------------------------------------------------
     async def cmd_pause(self, args: cm.Pause, actor: str) -> Args:
@@ -157,14 +172,42 @@ class RoomCommands:
         """The TD confirms (with the PIN, i.e. this session) that another terminal may take
         over a held table at its next log-on. A table the section does not have is refused,
         naming the section's tables (a typo must not pass as done, issue 12)."""
-        tables = self.rounds.sections[args.section].movement.tables(args.section)
-        if args.table not in tables:
-            raise CommandError(
-                f"section {args.section} has no table {args.table}: its tables are "
-                f"{number_ranges(tables)}"
-            )
+        self._check_table(args.section, args.table)
         self.intake.allow_takeover(args.section, args.table)
         return {}
+
+    async def cmd_reissue_table_code(self, args: cm.ReissueTableCode, actor: str) -> Args:
+        """A new code for the table's phones (issue 15: a lost phone): stored, audited
+        (``table_code_reissued``, without the code), told to the browser terminals' server
+        when the hub runs one, and replied so the director can print or read it out."""
+        self._check_table(args.section, args.table)
+        try:
+            code = await asyncio.to_thread(self._reissue_in_store, args.section, args.table, actor)
+        except StoreError as e:
+            raise CommandError(str(e)) from None
+        web = self.web_codes()
+        if web is not None:
+            web.reissued(code)
+        return {
+            "section": code.section,
+            "table": code.table,
+            "code": code.code,
+            "generation": code.generation,
+        }
+
+    def _reissue_in_store(self, section: str, table: int, actor: str) -> TableCode:
+        code = reissue_code(self.store, self.event_id, section, table)
+        detail = {"section": section, "table": table, "generation": code.generation}
+        self.store.audit(self.event_id, actor, "table_code_reissued", detail)
+        return code
+
+    def _check_table(self, section: str, table: int) -> None:
+        """A table the section does not have is refused, naming the section's tables."""
+        tables = self.rounds.sections[section].movement.tables(section)
+        if table not in tables:
+            raise CommandError(
+                f"section {section} has no table {table}: its tables are {number_ranges(tables)}"
+            )
 
     async def cmd_message(self, args: cm.Message, actor: str) -> Args:
         """A message to every terminal, or to one section's."""

@@ -121,6 +121,7 @@ _TABLES = (
     t.ClockEvent,
     t.PenaltyRecord,
     t.BoardRecord,
+    t.TableCodeRecord,  # printed table cards stay good after a restore (issue 15)
 )
 
 

@@ -204,3 +204,23 @@ class HubBoot(Base):
     id: Mapped[int] = mapped_column(ID, primary_key=True)
     epoch: Mapped[int] = mapped_column(BigInteger, unique=True)
     started_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TableCodeRecord(Base):
+    """A table's code for browser terminals (docs/web-terminal.md, "Table codes"): made once,
+    kept across restarts so printed table cards stay good; ``used_by`` is the serial of the
+    device that used it up (None until then, and again after the director re-issues it, which
+    also counts ``generation`` up)."""
+
+    __tablename__ = "table_codes"
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    section: Mapped[str] = mapped_column(String(3))
+    table_no: Mapped[int] = mapped_column(Integer)
+    code: Mapped[str] = mapped_column(String(8))
+    generation: Mapped[int] = mapped_column(Integer)
+    used_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    used_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    __table_args__ = (
+        UniqueConstraint("event_id", "section", "table_no", name="uq_table_code_table"),
+    )

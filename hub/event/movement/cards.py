@@ -1,8 +1,12 @@
 """Guide cards: for each pair, round by round, where to sit, whom to meet, which boards;
 for each table, round by round, who sits NS and EW with which boards. Pairs are named as
-the room names them (a Mitchell's "NS 3" and "EW 3": ``hub/event/pair_labels.py``)."""
+the room names them (a Mitchell's "NS 3" and "EW 3": ``hub/event/pair_labels.py``). Table
+cards print as text, or as an HTML page with each table's join link and code as a QR code
+for the players' phones (issue 15, docs/web-terminal.md)."""
 
 from __future__ import annotations
+
+from html import escape
 
 from hub.event.movement.model import Movement
 from hub.event.pair_labels import PairLabels
@@ -119,3 +123,105 @@ def grid(movement: Movement) -> str:
                 cells.append(f"{max(ns, 0)}-{max(ew, 0)} {_boards(r.boards)}{mark}")
             out.append(f"{rnd:>5} " + "".join(f"{c:>14}" for c in cells))
     return "\n".join(out)
+
+
+# -- printed table cards with the join link for phones (issue 15) ----------------------------
+CARD_WORDS = {
+    "en": {
+        "section": "Section",
+        "table": "Table",
+        "code": "Table code",
+        "scan": "Scan with the phone's camera to score this table, or open",
+        "type": "and type the section, the table and the code.",
+        "rounds": "Rounds at this table",
+    },
+    "sv": {
+        "section": "Sektion",
+        "table": "Bord",
+        "code": "Bordskod",
+        "scan": "Skanna med mobilens kamera för att rapportera vid detta bord, eller öppna",
+        "type": "och skriv sektion, bord och koden.",
+        "rounds": "Ronder vid detta bord",
+    },
+}
+
+CARD_CSS = """
+body { font-family: sans-serif; margin: 0; }
+.card { break-inside: avoid; page-break-inside: avoid; border: 1px dashed #999;
+        margin: 6mm; padding: 6mm; width: 170mm; }
+.card h1 { font-size: 22pt; margin: 0 0 4mm 0; }
+.join { display: flex; gap: 8mm; align-items: center; }
+svg.qr { width: 50mm; height: 50mm; shape-rendering: crispEdges; flex: none; }
+.code { font-family: monospace; font-size: 30pt; font-weight: bold; letter-spacing: 2mm; }
+.link { font-family: monospace; font-size: 11pt; word-break: break-all; }
+pre { font-size: 10pt; }
+@media print { .card { border: none; } }
+"""
+
+
+def join_link(join: str, section: str, table: int, code: str) -> str:
+    """The table's link for a phone (docs/web-terminal.md): ``join`` is the hub's web
+    terminal address, ``http://HOST:PORT``."""
+    return f"{join.rstrip('/')}/t/{section}{table}?c={code}"
+
+
+def qr_svg(link: str, title: str) -> str:
+    """The link as a QR code (error correction M: a creased card still scans), an inline
+    SVG that scales to the size the page gives it."""
+    import segno  # only printing the cards needs it
+
+    return str(segno.make_qr(link, error="m").svg_inline(omitsize=True, svgclass="qr", title=title))
+
+
+def table_cards_html(
+    movements: list[Movement],
+    title: str,
+    join: str | None = None,
+    codes: dict[tuple[str, int], str] | None = None,
+    language: str = "en",
+) -> str:
+    """A printable page of table cards, one per table of each section's movement: the
+    section and table, with ``join`` each table's QR code of its link, its code in large
+    letters and the link written out, then the table's rounds (``table_card``)."""
+    words = CARD_WORDS.get(language, CARD_WORDS["en"])
+    cards = []
+    for movement in movements:
+        for section in movement.sections:
+            for table in movement.tables(section):
+                cards.append(_html_card(movement, section, table, words, join, codes or {}))
+    return (
+        f'<!DOCTYPE html>\n<html lang="{escape(language)}">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{escape(title)}</title>\n<style>{CARD_CSS}</style>\n</head>\n<body>\n"
+        + "\n".join(cards)
+        + "\n</body>\n</html>\n"
+    )
+
+
+def _html_card(
+    movement: Movement,
+    section: str,
+    table: int,
+    words: dict[str, str],
+    join: str | None,
+    codes: dict[tuple[str, int], str],
+) -> str:
+    head = f"{words['section']} {section} · {words['table']} {table}"
+    parts = [f'<section class="card" id="{escape(section)}{table}">', f"<h1>{escape(head)}</h1>"]
+    code = codes.get((section, table))
+    if join is not None and code is not None:
+        link = join_link(join, section, table, code)
+        parts += [
+            '<div class="join">',
+            qr_svg(link, f"{section}{table}"),
+            "<div>",
+            f'<div>{escape(words["code"])}</div><div class="code">{escape(code)}</div>',
+            f"<p>{escape(words['scan'])}</p>",
+            f'<p class="link">{escape(join.rstrip("/"))}/</p>',
+            f"<p>{escape(words['type'])}</p>",
+            f'<p class="link"><a href="{escape(link)}">{escape(link)}</a></p>',
+            "</div>",
+            "</div>",
+        ]
+    parts += [f"<h2>{escape(words['rounds'])}</h2>"]
+    parts += [f"<pre>{escape(table_card(movement, section, table))}</pre>", "</section>"]
+    return "\n".join(parts)

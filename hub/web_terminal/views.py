@@ -1,0 +1,174 @@
+"""What the hub shows a browser terminal (docs/web-terminal.md "Hub → browser"): the port's
+verdicts and views as JSON objects. Pair numbers stay the hub's, each beside the room's
+label (hub.event.pair_labels: "NS 3", "EW 3" in a Mitchell, "7" elsewhere); exact values
+travel as text beside a display string.
+
+Pure: no I/O; any thread.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from hub.event.pair_labels import Numbering
+from hub.live import terminal_port as tp
+from hub.live.views.base import TravellerView
+from scoring.numbers import display
+
+Json = dict[str, Any]
+
+
+def label(numbering: Numbering, section: str, pair: int) -> str:
+    """The room's name of internal ``pair``; "" for an empty seat (0)."""
+    if pair <= 0:
+        return ""
+    labels = numbering.get(section)
+    return str(pair) if labels is None else labels.label(pair)
+
+
+def answer(mid: int | None, verdict: tp.Verdict) -> Json:
+    return {
+        "type": "answer",
+        "id": mid,
+        "outcome": verdict.outcome.value,
+        "reason": verdict.reason.value if verdict.reason else None,
+        "text": verdict.text,
+    }
+
+
+def refusal(mid: int | None, reason: str, text: str) -> Json:
+    """A refusal the port makes itself (``bad_request``, ``bad_code``, ``code_used``)."""
+    return {"type": "answer", "id": mid, "outcome": "refused", "reason": reason, "text": text}
+
+
+def assignment(n: Numbering, a: tp.TableAssignment) -> Json:
+    return {
+        "type": "assignment",
+        "section": a.section,
+        "table": a.table,
+        "round": a.round,
+        "ns": a.ns_pair,
+        "ew": a.ew_pair,
+        "ns_label": label(n, a.section, a.ns_pair),
+        "ew_label": label(n, a.section, a.ew_pair),
+        "boards": list(a.boards),
+    }
+
+
+def session(v: tp.SessionView) -> Json:
+    return {
+        "type": "session",
+        "section": v.section,
+        "rounds": v.rounds,
+        "waiting": v.waiting,
+        "final": v.final,
+    }
+
+
+def _value_text(value: Fraction, imps: bool) -> str:
+    """A matchpoint percentage ("62.50") or IMPs, signed ("+3.00")."""
+    text = display(value, 2)
+    return f"+{text}" if imps and value > 0 else text
+
+
+def traveller(n: Numbering, v: TravellerView) -> Json:
+    s = v.section
+    rows = [
+        {
+            "ns": r.ns_pair,
+            "ew": r.ew_pair,
+            "ns_label": label(n, s, r.ns_pair),
+            "ew_label": label(n, s, r.ew_pair),
+            "contract": r.contract,
+            "declarer": r.declarer,
+            "tricks": r.tricks,
+            "score_ns": r.score_ns,
+            "value": str(r.value),
+            "text": _value_text(r.value, v.imps),
+        }
+        for r in v.rows
+    ]
+    return {
+        "type": "traveller",
+        "section": s,
+        "board": v.board,
+        "own_score_ns": v.own_score_ns,
+        "own_value": str(v.own_value),
+        "own_text": _value_text(v.own_value, v.imps),
+        "imps": v.imps,
+        "rows": rows,
+    }
+
+
+def message(text: str, beep: bool) -> Json:
+    return {"type": "message", "text": text, "beep": beep}
+
+
+def ranking(n: Numbering, p: tp.RankingView) -> Json:
+    lines = [
+        {
+            "rank": x.rank,
+            "entrant": x.entrant,
+            "label": label(n, p.section, x.entrant),
+            "total": display(Fraction(x.total_hundredths, 100), 2),  # exact: hundredths
+            "text": display(Fraction(x.total_hundredths, 100), 2),
+            "names": x.names,
+        }
+        for x in p.lines
+    ]
+    return {
+        "type": "ranking",
+        "section": p.section,
+        "round": p.round,
+        "page": p.page,
+        "pages": p.pages,
+        "lines": lines,
+    }
+
+
+def clock(c: tp.ClockView) -> Json:
+    return {
+        "type": "clock",
+        "section": c.section,
+        "round": c.round,
+        "phase": c.phase,
+        "seconds_left": c.seconds_left,
+    }
+
+
+def player_name(v: tp.PlayerNameView) -> Json:
+    return {
+        "type": "player_name",
+        "section": v.section,
+        "table": v.table,
+        "round": v.round,
+        "seat": v.seat,
+        "number": v.number,
+        "name": v.name,
+    }
+
+
+def next_seating(n: Numbering, v: tp.NextSeatingView) -> Json:
+    return {
+        "type": "next_seating",
+        "section": v.section,
+        "round": v.round,
+        "pair": v.pair,
+        "pair_label": label(n, v.section, v.pair),
+        "table": v.table,
+        "ns": v.ns,
+        "opponents": v.opponents,
+        "opponents_label": label(n, v.section, v.opponents),
+        "boards": list(v.boards),
+    }
+
+
+def welcome(serial: str, event: str, language: str, version: int) -> Json:
+    return {
+        "type": "welcome",
+        "serial": serial,
+        "event": event,
+        "language": language,
+        "version": version,
+    }
