@@ -529,6 +529,7 @@ DEAL = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
 OTHER = "N:.AKQJT98765432.. AKQJT98765432... ..AKQJT98765432. ...AKQJT98765432"
 RD = ("ID,Section,Table,Round,Board,PairNS,PairEW,Declarer,NS/EW,Contract,Result,LeadCard,"
       "Remarks,DateLog,TimeLog,Erased\n")
+ROUND_DATA = "Section,Table,Round,NSPair,EWPair,LowBoard,HighBoard\n"
 BACKUP = '{"format": "bridgehub-backup", "version": %s, "tables": %s}'
 EVENTS = '{"events": [{"name": "x", "schema_version": 1, "event_file": ""}]%s}'
 
@@ -554,8 +555,9 @@ def pbn(*boards: tuple[int, str]) -> tuple[Any, ...]:
 CASES += [
     Case(X, "export-unknown-event", "--event 7 (the store holds event 1)", "Error: no event 7 "
          "in this store", CLI, export("--event", "7", "--json", "out.json")),
-    Case(X, "export-no-destination", "no --bws, --json or --travellers", "Error: give --bws "
-         "DIR, --json FILE and/or --travellers FILE", CLI, export("--event", "1")),
+    Case(X, "export-no-destination", "no --bws, --json, --travellers, --pbn, --usebio or "
+         "--html", "Error: give --bws DIR, --json FILE, --travellers FILE, --pbn FILE, "
+         "--usebio FILE and/or --html DIR", CLI, export("--event", "1")),
     Case(X, "export-folder-missing", "--json nofolder/out.json", "Error: cannot write "
          "nofolder/out.json: No such file or directory", CLI,
          export("--event", "1", "--json", "nofolder/out.json")),
@@ -565,6 +567,16 @@ CASES += [
          "'--bws': Directory 'out.txt' is a file.", CLI,
          ("cli", {"out.txt": ""}, ["event", "export", "--db", "{db}", "--event", "1",
                                    "--bws", "out.txt"])),
+    Case(X, "import-round-data-bad-row", "EWPair x on line 3", "Error: RoundData.csv:3: "
+         "EWPair 'x' is not a whole number", CLI,
+         ("cli", {"RoundData.csv": f"{ROUND_DATA}1,1,1,1,4,1,2\n1,2,1,2,x,3,4\n"},
+          ["event", "import", "--db", "{db}", "--round-data", "RoundData.csv"])),
+    Case(X, "import-round-data-semicolons", "Section;Table;… (a spreadsheet's CSV)",
+         "Error: RoundData.csv:1: no column(s) Section, Table, Round, NSPair, EWPair, LowBoard, "
+         "HighBoard: a RoundData header is Section,Table,Round,NSPair,EWPair,LowBoard,HighBoard"
+         "[,CustomBoards] (its cells are ';' apart: save it as comma-separated CSV)", CLI,
+         ("cli", {"RoundData.csv": ROUND_DATA.replace(",", ";") + "1;1;1;1;4;1;2\n"},
+          ["event", "import", "--db", "{db}", "--round-data", "RoundData.csv"])),
     Case(X, "backup-not-json", "{", "Error: not a bridgehub backup: not JSON (Expecting "
          "property name enclosed in double quotes at line 1)", CLI, restore("{")),
     Case(X, "backup-other-json", "[]", 'Error: not a bridgehub backup: no "format": '

@@ -40,7 +40,10 @@ def test_the_demo_shows_each_incident_and_the_key_that_settles_it(tmp_path):
     assert "suspicious score: press c, then Enter on it" in text
     assert "TD call from table" in text and "press c, then Enter on it" in text
     assert "slow play" in text and "press w" in text
-    assert "after round  5" in text and "session complete" in text
+    assert "after round  5 (30 results)" in text and "session complete" in text
+    # issue 15 [ENTRY]: "a room can mix both in tests and in the demo": table 3 on a phone
+    assert "table 3 on simulated phones at http://127.0.0.1:" in text
+    assert "/t/A3?c=" in (tmp_path / "table-links.txt").read_text("utf-8")
     assert f"final results written to {tmp_path / 'demo-results'}" in text
     assert "internal error" not in out.stderr and "refused the director" not in text
 

@@ -146,6 +146,21 @@ def test_wrong_board_or_pairs_are_held_for_the_director(intake):
     assert intake.store.live_results(intake.event_id) == []
 
 
+def test_the_players_read_why_a_result_is_held_and_a_resend_is_still_held(intake):
+    """D9, D21: a held result is stored for the director; the players are told why (so they
+    can say what happened when the director comes), and a resend of it (a lost answer) is
+    told "held" again, not "already stored" as if it counted; the director is not alerted
+    twice and nothing is stored twice."""
+    intake.logon("BM-1", "A", 1)
+    first = intake.submit("BM-1", result(board=5))
+    assert first.verdict is Verdict.HELD and first.text.startswith("held for the director: ")
+    assert "board 5 is not played at table 1 in round 1" in first.text
+    again = intake.submit("BM-1", result(board=5))
+    assert again.verdict is Verdict.HELD and again.text == first.text
+    assert again.alert is None and again.stored is not None and again.stored.duplicate
+    assert len(intake.store.results(intake.event_id)) == 1
+
+
 def test_a_second_different_entry_is_held_but_a_correction_is_accepted(intake):
     intake.logon("BM-1", "A", 1)
     intake.submit("BM-1", result())
@@ -257,6 +272,6 @@ def test_d21_the_same_submission_with_other_content_is_held_never_dropped(intake
     history = intake.store.results(intake.event_id)
     assert [(r.tricks, r.status) for r in history] == [(10, "accepted"), (11, "held")]
     assert [r.tricks for r in intake.store.live_results(intake.event_id)] == [10]
-    assert intake.submit("BM-1", result(tricks=11)).verdict is Verdict.DUPLICATE
+    assert intake.submit("BM-1", result(tricks=11)).verdict is Verdict.HELD  # still held
     assert intake.submit("BM-1", result()).verdict is Verdict.DUPLICATE
     assert len(intake.store.results(intake.event_id)) == 2

@@ -116,9 +116,9 @@ def test_short_or_seatless_bws_rows_are_refused_by_line(tmp_path):
             read(store, eid, path)
         said.append(str(refused.value))
     assert said == [
-        "case0.csv line 2: the row has fewer cells than the header",
-        "case1.csv line 2: the row has fewer cells than the header",
-        "case2.csv line 2: direction '' is not N, E, S or W",
+        "case0.csv:2: 3 cells, but the header (line 1) names 7",
+        "case1.csv:2: 1 cell: Section, Table and Direction are needed",
+        "case2.csv:2: Direction '' is not N, E, S or W",
     ]
     assert all(p.get("number") is None for c in store.contestants(eid, "A") for p in c["players"])
     store.close()

@@ -31,7 +31,12 @@ def test_every_final_output_is_written_and_reads_back(tmp_path):
         "bws/PlayerNumbers.csv",
         "travellers.csv",
         "backup.json",
+        "results.pbn",  # issue 14: what leaves the room (tests/test_export_*.py read them)
+        "usebio.xml",
+        "web/index.html",
+        *(n for n in names if n.startswith("web/") and n != "web/index.html"),
     ]
+    assert {"web/board-A-1.html", "web/card-A-1.html", "web/web.css"} <= set(names)
     assert all(p.stat().st_size > 0 for p in written)
     text = (folder / "standings.txt").read_text("utf-8")
     lines = [" ".join(line.split()) for line in text.splitlines()]

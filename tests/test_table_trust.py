@@ -66,6 +66,9 @@ class RecordingPort:
     def show_result(self, address: int, view: Any) -> None:
         self.sent.append((address, "result_view", view))
 
+    def show_hand(self, address: int, view: tp.HandView) -> None:
+        self.sent.append((address, "hand", view))
+
     def message(self, address: int, text: str, beep: bool) -> None:
         self.sent.append((address, "message", text))
 

@@ -65,8 +65,8 @@ def logon(code: str = "", pin: str = "", table: int = 1) -> dict[str, Any]:
 
 
 def test_a_table_logs_on_with_its_code_plays_verifies_and_corrects(tmp_path: Path) -> None:
-    """docs/web-terminal.md: hello → welcome (serial web- + sha256, the event, its
-    language); log-on with the card's code → ok, the session and the assignment with the
+    """docs/web-terminal.md: hello → welcome (serial web- + sha256, the event and its key,
+    its language); log-on with the card's code → ok, the session and the assignment with the
     room's labels (a Mitchell: NS 1, EW 1); a result → accepted, the traveller; the
     opponents verify; the table erases its result and enters it again (revision 2)."""
 
@@ -78,6 +78,7 @@ def test_a_table_logs_on_with_its_code_plays_verifies_and_corrects(tmp_path: Pat
                 "type": "welcome",
                 "serial": serial(PHONE),
                 "event": "Web terminals, 3 tables",
+                "event_key": room.store.event_key(room.event_id),
                 "language": "en",
                 "version": 1,
             }
@@ -193,7 +194,7 @@ def test_the_directors_new_code_takes_a_lost_phones_table(tmp_path: Path) -> Non
             a = await lost.wait_for("assignment")
             reply = await room.command("reissue_table_code", section="A", table=2)
             assert reply["generation"] == 2 and reply["code"] != old_code
-            assert room.hub.web_codes is not None
+            assert room.hub.web is not None
             started = {"section": "A", "table": 2, "round": 1, "board": None}
             assert (await lost.ask("started", **started))["outcome"] == "ok"  # still its table
 
@@ -437,7 +438,7 @@ def test_the_thread_helper_serves_a_synchronous_client(tmp_path: Path) -> None:
         assert status == 200 and b"<html" in body.lower()
         reply = room.run(room.command("message", text="Last round: ten minutes"))
         assert reply == {"terminals": 0}
-        assert room.hub.web_codes is not None and len(room.codes) == 2
+        assert room.hub.web is not None and len(room.codes) == 2
 
 
 def _bridgehub() -> str:

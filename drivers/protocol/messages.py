@@ -43,6 +43,7 @@ from drivers.protocol.layout import (
 from drivers.protocol.to_terminal import (
     Assignment,
     Clock,
+    HandRecord,
     NextSeating,
     PlayerName,
     RankingPage,
@@ -62,6 +63,7 @@ __all__ = [
     "Clock",
     "DeviceKind",
     "Erase",
+    "HandRecord",
     "Heartbeat",
     "Hello",
     "Logon",

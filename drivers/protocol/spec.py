@@ -26,8 +26,10 @@ OUTCOMES = {
     'the text says "no play: the director will assign a score"',
     "HELD": "a RESULT stored for the director, not counted yet: a board the table does not "
     "play in that round, pairs that do not sit there, a second and different result of the "
-    'board. The terminal shows the text ("held for the director")',
-    "DUPLICATE": "a RESULT with the key and content of one stored before: nothing changes. "
+    'board. The terminal shows the text ("held for the director: " and why); a resend of a '
+    "result still held is answered HELD again",
+    "DUPLICATE": "a RESULT with the key and content of one stored and counted before: "
+    "nothing changes. "
     "A frame received twice by the link is answered with its first answer, not with 3",
 }
 NAKS = {

@@ -1,7 +1,7 @@
 """What the hub sends to a table's terminal (BHWP/1, docs/protocol.md §4): its seating,
-travellers, rankings, the clock, the director's messages, the next seating, settings and
-player names. Re-exported by ``drivers.protocol.messages``, where every wire name is
-imported from. Sans-I/O values: any thread."""
+travellers, rankings, the clock, the director's messages, the next seating, settings,
+player names and hand records. Re-exported by ``drivers.protocol.messages``, where every
+wire name is imported from. Sans-I/O values: any thread."""
 
 from __future__ import annotations
 
@@ -126,3 +126,22 @@ class PlayerName(Message):
     seat: int = f(U8, "seat 0 N, 1 E, 2 S, 3 W")
     number: str = f(STR8, "as keyed")
     name: str = f(TEXT8, "empty: an unknown number")
+
+
+@message(0x28, "hub → terminal")
+@dataclass(frozen=True, slots=True)
+class HandRecord(Message):
+    """The board's hand record once the table has played it (after its RESULT_VIEW), when
+    the event has hand records and shows travellers: the deal, what each declarer makes
+    double dummy and the par, so the players see what was makeable. Not sent for a board
+    without a hand record."""
+
+    section: str = f(STR8)
+    board: int = f(U16)
+    deal: str = f(STR8, "PBN deal, N E S W from N: N:AKQ2.J5.T98.AK3 … (suits ♠.♥.♦.♣)")
+    tricks: tuple[int, ...] = f(
+        ListOf(U8, 20), "double-dummy tricks: NT, ♠, ♥, ♦, ♣, each by N, S, E, W", ()
+    )
+    par_score: int = f(I32, "the par score to NS (negative: to EW)", 0)
+    par: str = f(TEXT8, "the par as text: NS 620: 4♥ N, 4♥ S", "")
+    makeable: str = f(TEXT8, "the makeable contracts as text: NS 4♥, EW 3♣", "")

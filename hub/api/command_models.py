@@ -113,7 +113,11 @@ class Traveller(CommandArgs):
     contract, declarer, result, lead, tricks, score_ns, points_ns, points_ew, adjusted,
     entered_by, accepted_by, revision, ns_score, ew_score, ns_mp, ew_mp}` (`result` as
     `+1`/`-2`; Law 77 points on the side that scored; scores in percent at MP, IMPs at IMP
-    scoring)."""
+    scoring), and `double_dummy` from the board's hand record: `{tricks, par_score,
+    par_contracts[], par, makeable[]}` (`tricks` by declarer `N`…`W` and strain `NT`, `S`,
+    `H`, `D`, `C`; `par_score` to NS, -400 when EW score 400; `par` and `makeable` as a hand
+    record prints them: `NS 620: 4♥ N, 4♥ S`, `NS 4♥`, `E 3NT`), or null without a hand record
+    or endplay."""
 
     section: Section
     board: Board

@@ -59,6 +59,7 @@ def _short(e: BaseException) -> str:
 
 Snapshot = Callable[[], Awaitable[dict[str, Any]]]
 Dispatch = Callable[[str, dict[str, Any], str], Awaitable[dict[str, Any]]]
+Requests = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]  # read-only, no session
 
 
 class Audit(Protocol):
@@ -87,11 +88,14 @@ class ApiServer:
         allow_remote_feed: bool = False,
         audit: Audit | None = None,
         clock: Callable[[], float] = time.monotonic,
+        requests: Requests | None = None,
     ) -> None:
         """``pin`` must not be empty (decisions D20). ``allow_remote_feed``: peers not on
         this machine get the feed without logging in (else they log in first); ``audit``
-        records log-ins and refused PINs."""
+        records log-ins and refused PINs; ``requests`` answers the read-only requests
+        (``hub/api/results_requests.py``) of any client that gets the feed."""
         self.feed = feed
+        self.requests = requests
         self.snapshot = snapshot
         self.dispatch = dispatch
         self.guard = LoginGuard(pin, clock)
@@ -264,6 +268,8 @@ class ApiServer:
         mid = msg.get("id")
         if msg.get("type") == "login":
             return self._login(msg, ws)
+        if msg.get("type") == "request":
+            return await self._request(msg)
         if msg.get("type") != "command":
             return {
                 "type": "reply",
@@ -288,4 +294,18 @@ class ApiServer:
             log.exception("command %.40s failed", name)
             error = f"internal error in {name[:40]}: {_short(e)}"
             return {"type": "reply", "id": mid, "ok": False, "error": error}
+        return {"type": "reply", "id": mid, "ok": True, **result}
+
+    async def _request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """A read-only request (docs/api.md): no session, since only a client that gets the
+        feed reads messages here; its refusal (``CommandError``) goes back as the error."""
+        mid, name, args = msg.get("id"), str(msg.get("name", "")), msg.get("args") or {}
+        if self.requests is None:
+            return {"type": "reply", "id": mid, "ok": False, "error": "this hub serves no requests"}
+        if not isinstance(args, dict):
+            return {"type": "reply", "id": mid, "ok": False, "error": "args must be an object"}
+        try:
+            result = await self.requests(name, args)
+        except CommandError as e:
+            return {"type": "reply", "id": mid, "ok": False, "error": str(e)}
         return {"type": "reply", "id": mid, "ok": True, **result}

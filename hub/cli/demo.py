@@ -22,6 +22,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from hub.api.sessions import new_pin
+from hub.event.movement.cards import join_link
 
 EVENT = """schema_version = 1
 [event]
@@ -77,6 +78,34 @@ def event_text(tables: int, boards: int) -> str:
             f'players = [{{ name = "{a}" }}, {{ name = "{b}" }}]\n'
         )
     return EVENT.format(tables=tables, boards=boards, pairs="".join(pairs))
+
+
+def stored_event(event: Path, phones: range, join: str) -> tuple[int, dict[str, str]]:
+    """The demo's event in its SQLite file beside ``event``: stored now, or the one stored
+    by an earlier demo in this folder (``bridgehub run``'s own choice); and the links of
+    the tables on ``phones``, with codes made now (as ``bridgehub movement cards --db …
+    --join …`` does): the simulated phones log on with them."""
+    from hub.cli.run import event_to_run
+    from hub.store.engine import sqlite_url
+    from hub.store.store import Store, StoreError
+    from hub.store.table_codes import ensure_codes, reissue_code
+
+    store = Store.open(sqlite_url(event.with_suffix(".db")), migrate=True)
+    try:
+        eid = event_to_run(store, event, None)
+        codes = ensure_codes(store, eid, [("A", t) for t in phones]) if phones else {}
+        for t in phones:  # an earlier demo's phones used them: these are new devices
+            if codes[("A", t)].used_by is not None:
+                codes[("A", t)] = reissue_code(store, eid, "A", t)
+    except StoreError as e:  # another demo's event in this folder: say what to do
+        raise click.ClickException(f"{e} (or give the demo a new --dir)") from None
+    finally:
+        store.close()
+    return eid, {f"A{t}": join_link(join, "A", t, codes[("A", t)].code) for t in phones}
+
+
+def _tables(tables: range) -> str:
+    return f"table {tables[0]}" if len(tables) == 1 else f"tables {tables[0]}-{tables[-1]}"
 
 
 def _free_port() -> int:
@@ -209,6 +238,13 @@ async def _follow(port: int, rounds: int, show: int, pin: str) -> None:
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="The simulated room's luck.")
 @click.option(
+    "--phones",
+    type=click.IntRange(0),
+    default=None,
+    help="How many tables (the last ones) score on simulated phones, through the hub's "
+    "browser terminals (default: a third of the tables; 0: every table on a base station).",
+)
+@click.option(
     "--incidents/--no-incidents",
     default=True,
     show_default=True,
@@ -232,6 +268,7 @@ def demo(
     boards_per_round: int,
     speed: float,
     seed: int,
+    phones: int | None,
     incidents: bool,
     folder: Path | None,
     console: bool | None,
@@ -245,9 +282,19 @@ def demo(
     event.write_text(event_text(tables, boards_per_round), "utf-8")
     rounds = 2 * tables - 1
     port = _free_port()
+    phones = min(tables, tables // 3 if phones is None else phones)
+    web = f"http://127.0.0.1:{_free_port()}"
+    on_phones = range(tables - phones + 1, tables + 1)
+    eid, links = stored_event(event, on_phones, web)
+    (folder / "table-links.txt").write_text("".join(f"{v}\n" for v in links.values()), "utf-8")
     pin = new_pin()  # to the hub and the console in their environment, never in argv (D20)
     env = {**os.environ, "BRIDGEHUB_TD_PIN": pin}
     click.echo(f"bridgehub demo: {tables}-table Howell, {rounds} rounds, in {folder}")
+    if phones:
+        click.echo(
+            f"{_tables(on_phones)} on simulated phones at {web}/ "
+            f"(their links: {folder / 'table-links.txt'})"
+        )
     sim = subprocess.Popen(
         [
             _exe(),
@@ -263,6 +310,8 @@ def demo(
             "--duration",
             str(max(3600, int(rounds * boards_per_round * 600 / speed) + 600)),
             *(a for pair in INCIDENTS.items() if incidents for a in pair),
+            *(("--web", web, "--web-tables", str(phones)) if phones else ()),
+            *(("--web-codes", str(folder / "table-links.txt")) if phones else ()),
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -270,21 +319,23 @@ def demo(
     hub = None
     try:
         assert sim.stdout is not None
-        line = sim.stdout.readline().strip()
+        line = sim.stdout.readline().strip()  # the first station, or the phones' server
         click.echo(f"simulator: {line}")
-        station = line.rsplit(": ", 1)[1]
+        station = line.rsplit(": ", 1)[1] if line.startswith("base station") else None
         hub = subprocess.Popen(
             [
                 _exe(),
                 "run",
                 "--event",
                 str(event),
-                "--station",
-                station,
+                "--event-id",
+                str(eid),
+                *(("--station", station) if station else ()),
                 "--api",
                 f"127.0.0.1:{port}",
                 "--clock-speed",
                 f"{min(speed, 1000):g}",  # the round clock at the players' pace (run's limit)
+                *(("--terminals", web.removeprefix("http://")) if phones else ()),
             ],
             stdout=subprocess.DEVNULL,
             env=env,
@@ -293,7 +344,7 @@ def demo(
         click.echo(f"director's PIN: {pin}")
         final = (
             "final standings stored in the database (bridgehub event standings --db "
-            f"sqlite:///{event.with_suffix('.db')} --event 1)"
+            f"sqlite:///{event.with_suffix('.db')} --event {eid})"
         )
         if console:
             for text in KEYS if incidents else KEYS[:1]:

@@ -4,6 +4,7 @@ Only ``create`` and ``import`` upgrade a store's schema; the readers never do (d
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import click
 
@@ -11,19 +12,17 @@ from hub.cli.event_edit import edit
 from hub.cli.standings_text import standings_lines
 from hub.cli.store_files import new_sqlite_file, remove_sqlite_file
 from hub.cli.store_files import open_store as _open
+from hub.event.bws_event import bws_event_text
 from hub.event.event_file import EventFileError
+from hub.event.event_rules import Scoring
 from hub.event.movement.model import MovementError
+from hub.event.movement.round_data import Kind, read_round_data
+from hub.event.player_numbers import PlayerNumbersError, read_player_numbers
 from hub.standings.rebuild import rebuild
 from hub.standings.rows import names_of
 from hub.store.engine import sqlite_url
-from hub.store.exchange import (
-    backup_json,
-    export_bws,
-    import_received_data,
-    restore_json,
-    write_travellers,
-)
-from hub.store.store import Store, StoreError
+from hub.store.exchange import import_received_data, restore_json
+from hub.store.store import StoreError
 from scoring.numbers import display
 
 _db = click.option(
@@ -64,70 +63,6 @@ def create_cmd(file: Path, url: str | None) -> None:
     )
 
 
-@event.command("export")
-@_db
-@click.option("--event", "event_id", type=int, required=True)
-@click.option(
-    "--bws",
-    "bws_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Write RoundData, ReceivedData, PlayerNumbers CSVs here.",
-)
-@click.option(
-    "--json",
-    "json_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write a JSON backup of the whole event.",
-)
-@click.option(
-    "--travellers",
-    "travellers_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the live results as the traveller CSV `bridgehub score` reads "
-    "(several sections: one file each, FILE-A.csv, FILE-B.csv …).",
-)
-def export_cmd(
-    url: str | None,
-    event_id: int,
-    bws_dir: Path | None,
-    json_file: Path | None,
-    travellers_file: Path | None,
-) -> None:
-    """Export an event as BWS-shaped CSVs, a JSON backup and/or the scorer's travellers."""
-    if bws_dir is None and json_file is None and travellers_file is None:
-        raise click.UsageError("give --bws DIR, --json FILE and/or --travellers FILE")
-    store = _open(url)
-    try:
-        store.event(event_id)  # an unknown event is refused before any file is written
-        if bws_dir is not None:
-            for path in export_bws(store, event_id, bws_dir):
-                click.echo(f"wrote {path}")
-        if json_file is not None:
-            json_file.write_text(backup_json(store, event_id), encoding="utf-8")
-            click.echo(f"wrote {json_file}")
-        if travellers_file is not None:
-            for path in _travellers(store, event_id, travellers_file):
-                click.echo(f"wrote {path}")
-    except StoreError as e:
-        raise click.ClickException(str(e)) from None
-    except OSError as e:  # a destination that cannot be written: named, never a traceback
-        raise click.ClickException(f"cannot write {e.filename}: {e.strerror}") from None
-
-
-def _travellers(store: Store, event_id: int, file: Path) -> list[Path]:
-    """One traveller CSV per section: pair numbers restart in each section."""
-    sections = store.sections(event_id)
-    if len(sections) <= 1:
-        return [write_travellers(store, event_id, file, sections[0] if sections else None)]
-    return [
-        write_travellers(store, event_id, file.with_name(f"{file.stem}-{s}{file.suffix}"), s)
-        for s in sections
-    ]
-
-
 @event.command("import")
 @_db
 @click.option(
@@ -143,12 +78,59 @@ def _travellers(store: Store, event_id: int, file: Path) -> list[Path]:
     help="A ReceivedData.csv to add to --event.",
 )
 @click.option("--event", "event_id", type=int, default=None)
+@click.option(
+    "--round-data",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="A BWS-shaped RoundData.csv: a new event with its movement.",
+)
+@click.option(
+    "--player-numbers",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="With --round-data: a PlayerNumbers.csv naming the players in their seats.",
+)
+@click.option("--name", default=None, help="With --round-data: the event's name.")
+@click.option(
+    "--scoring",
+    type=click.Choice(["mp", "ximp", "butler"]),
+    default="mp",
+    show_default=True,
+    help="With --round-data: the pairs scoring (the event file's rules.scoring).",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(["auto", "mitchell", "howell", "barometer"]),
+    default="auto",
+    show_default=True,
+    help="With --round-data: the movement's kind (auto: read from the rows).",
+)
 def import_cmd(
-    url: str | None, json_file: Path | None, received: Path | None, event_id: int | None
+    url: str | None,
+    json_file: Path | None,
+    received: Path | None,
+    event_id: int | None,
+    round_data: Path | None,
+    player_numbers: Path | None,
+    name: str | None,
+    scoring: str,
+    kind: str,
 ) -> None:
-    """Restore a JSON backup as a new event, or add a ReceivedData.csv to an event."""
+    """Restore a JSON backup as a new event, make a new event from a BWS-shaped
+    RoundData.csv (and PlayerNumbers.csv), or add a ReceivedData.csv to an event."""
+    if round_data is not None:
+        if json_file is not None or received is not None or event_id is not None:
+            raise click.UsageError(
+                "--round-data makes a new event: give it without --json, --received or --event"
+            )
+        _import_round_data(url, round_data, player_numbers, name, scoring, kind)
+        return
+    if player_numbers is not None:
+        raise click.UsageError("--player-numbers goes with --round-data")
     if json_file is None and (received is None or event_id is None):
-        raise click.UsageError("give --json FILE, or --received FILE with --event ID")
+        raise click.UsageError(
+            "give --json FILE, --round-data FILE, or --received FILE with --event ID"
+        )
     store = _open(url, migrate=True)
     try:
         if json_file is not None:
@@ -161,6 +143,50 @@ def import_cmd(
         raise click.ClickException(str(e)) from None
     except UnicodeDecodeError as e:
         raise click.ClickException(_not_utf8(json_file or received, e)) from None
+
+
+def _import_round_data(
+    url: str | None,
+    round_data: Path,
+    player_numbers: Path | None,
+    name: str | None,
+    scoring: str,
+    kind: str,
+) -> None:
+    """A new event from a RoundData (and PlayerNumbers) CSV: the event file
+    ``bws_event_text`` writes, stored as ``event create`` stores one; prints the event id.
+    Without --db the store is a file beside the RoundData (RoundData.db)."""
+    try:
+        movements = read_round_data(round_data, cast(Kind, kind))
+        players = read_player_numbers(player_numbers, movements) if player_numbers else {}
+    except (MovementError, PlayerNumbersError) as e:
+        raise click.ClickException(str(e)) from None
+    title = name or f"{round_data.resolve().parent.name or 'BWS'} (imported)"
+    text = bws_event_text(
+        round_data.name,
+        movements,
+        players,
+        name=title,
+        scoring=Scoring(scoring),
+        kind=cast(Kind, kind),
+    )
+    target = round_data.with_suffix(".db")
+    fresh = new_sqlite_file(url or sqlite_url(target))
+    store = _open(url, target, migrate=True)
+    try:
+        eid = store.create_event(text, base_dir=round_data.parent, source=str(round_data))
+    except BaseException as e:  # a failed import leaves no empty database behind (F11)
+        store.close()
+        remove_sqlite_file(fresh)
+        if isinstance(e, EventFileError | MovementError | StoreError):
+            raise click.ClickException(str(e)) from None
+        raise
+    sections = store.sections(eid)
+    listed = sum(len(v) for v in players.values())
+    click.echo(
+        f"event {eid}: {title} (sections {', '.join(sections)}; {listed} pairs named; "
+        f"{scoring} scoring) in {store.engine.url}"
+    )
 
 
 def _not_utf8(file: Path | None, e: UnicodeDecodeError) -> str:
@@ -191,7 +217,9 @@ def standings_cmd(url: str | None, event_id: int) -> None:
             click.echo(f"  {ts.rank:>5} {team:<40} {display(ts.record.vp, 2):>8}")
 
 
+from hub.cli.event_export import export  # noqa: E402  (each its own module)
 from hub.cli.report import report  # noqa: E402  (H5: `event report`, its own module)
 
+event.add_command(export)
 event.add_command(report)
 event.add_command(edit)

@@ -25,10 +25,10 @@ from hub.store.engine import DriverMissing, sqlite_url
 from hub.store.hub_lock import HubLock, HubLocked, starting
 from hub.store.schema_version import SchemaMismatch
 from hub.store.store import Store, StoreError
-from hub.web_terminal.server import TerminalsUnavailable, terminals_address
+from hub.web_terminal.address import TerminalsUnavailable, terminals_address
 
 
-def _event_to_run(store: Store, event_file: Path, given: int | None) -> int:
+def event_to_run(store: Store, event_file: Path, given: int | None) -> int:
     """The event ``bridgehub run --event FILE`` runs: ``--event-id`` when given; else the
     stored event that is this file (same content, comments and layout aside); else, in an
     empty store, the file stored as a new event. Never silently another event: a file that
@@ -110,7 +110,7 @@ def _claim(
     create the event (and on PostgreSQL each lock its own); the second finds the first's
     event and is refused its lock."""
     with starting(store.engine):
-        event_id = _event_to_run(store, event_file, given)
+        event_id = event_to_run(store, event_file, given)
         return event_id, _locks(store, event_id, stations)
 
 

@@ -13,12 +13,15 @@ import click
 # with every plugin's, from the commands themselves)
 BUILT_IN: dict[str, str] = {
     "console": "hub.cli.console:console",
+    "deal": "hub.cli.deal:deal",
     "demo": "hub.cli.demo:demo",
     "event": "hub.cli.event:event",
     "hand-records": "hub.cli.hand_records:hand_records",
     "movement": "hub.cli.movement:movement",
     "run": "hub.cli.run:run",
     "screen": "hub.cli.screen:screen",
+    "teams": "hub.cli.teams:teams",
+    "web": "hub.cli.web:web",
 }
 # subcommands other packages provide: the simulator adds ``simulate`` without the hub
 # importing it (architecture: layers)

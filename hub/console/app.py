@@ -75,6 +75,7 @@ class ConsoleApp(App[None]):
     CSS = """
     Screen > TabbedContent { height: 1fr; }
     #status { height: 1; padding: 0 1; background: $boost; }
+    #traveller-dd { display: none; padding: 0 1; }
     """
 
     # what the TD looks at; each key press marks its tab for the next redraw
@@ -129,6 +130,8 @@ class ConsoleApp(App[None]):
                 yield BoardInput(
                     placeholder="board (or section and board: B 7), then Enter", id="board-input"
                 )
+                # makeable contracts and par, shown when the hub has the board's hand record
+                yield Static("", id="traveller-dd", markup=False)
                 yield TravellerTable(id="traveller-table", cursor_type="row", zebra_stripes=True)
             with TabPane("Scores", id="desk"):
                 yield DeskView(self, self.not_played, id="desk-view")

@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from textual.widgets import Input
+from textual.css.query import NoMatches
+from textual.widgets import Input, Static
 
 from hub.console.choice import AskScreen, ChoiceScreen
 from hub.console.commands import Console
 from hub.console.tables import TravellerTable
-from hub.console.traveller_rows import traveller_row
+from hub.console.traveller_rows import double_dummy_line, traveller_row
 
 RESULT_CHOICES = [
     ("correct", "correct the contract or the tricks"),
@@ -76,6 +77,7 @@ class Traveller:
         self.results = reply["results"]
         room = self.console.room
         self._name_the_board(section, board)
+        self._show_double_dummy(reply.get("double_dummy"))
         flagged = {(f["table"], f["round"]) for f in room.suspicious.get((section, board), [])}
         self.table().fill(
             (
@@ -95,6 +97,17 @@ class Traveller:
         typing = box.has_focus and (not words or words[-1] != str(board))
         if not typing:
             box.value = f"{section} {board}" if len(self.console.room.sections) > 1 else str(board)
+
+    def _show_double_dummy(self, dd: Any) -> None:
+        """The board's makeable contracts and par above its results; hidden when the hub
+        sends none (no hand record, or no endplay)."""
+        try:
+            line = self.table().screen.query_one("#traveller-dd", Static)
+        except NoMatches:
+            return
+        text = double_dummy_line(dd) if isinstance(dd, dict) else ""
+        line.update(text)
+        line.display = bool(text)
 
     def change_result(self, ident: str) -> None:
         """Enter on the result ``ident`` (table:round): correct, erase or adjust it."""

@@ -104,3 +104,11 @@ def ns_score(r: dict[str, Any], board: int) -> int | None:
 
 def _blank(x: int | None) -> str | int:
     return "" if x is None else x
+
+
+def double_dummy_line(dd: dict[str, Any]) -> str:
+    """The hub's double dummy of a board (``docs/api.md``, the ``traveller`` read) as a
+    hand-record sheet gives it: ``Makeable: NS 4♠, EW 3♥ · Par: NS 620: 4♠ N, 4♠ S``."""
+    makeable = ", ".join(str(x) for x in dd.get("makeable") or []) or "nothing above 6 tricks"
+    par = dd.get("par")
+    return f"Makeable: {makeable}" + (f"  ·  Par: {par}" if par else "")

@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic import Discriminator, Field, Tag, ValidationError, ValidationInfo, field_validator
 
 from hub.event.event_rules import (
     AverageToken,
@@ -60,6 +60,7 @@ __all__ = [
     "Player",
     "RepeatMinimum",
     "Room",
+    "RoundDataMovement",
     "Rules",
     "Scoring",
     "Section",
@@ -135,9 +136,35 @@ class GeneratedMovement(Strict):
     double: bool = False
 
 
+class RoundDataMovement(Strict):
+    """A Bridgemate RoundData CSV beside the event file (``hub/event/movement/round_data.py``):
+    ``section``, the file's section (ID or letter) when it holds several; ``kind``, the
+    layout when the rows alone do not say it."""
+
+    round_data: str = Field(min_length=1)
+    section: str | None = Field(default=None, pattern=r"^([A-Z]{1,3}|[0-9]{1,2})$")
+    kind: Literal["auto", "mitchell", "howell", "barometer"] = "auto"
+
+
+def _movement_form(v: Any) -> str:
+    """Which form a ``movement`` is: a movement file, a RoundData file, a generated one."""
+    if isinstance(v, str):
+        return "str"
+    rd = isinstance(v, RoundDataMovement) or (isinstance(v, dict) and "round_data" in v)
+    return "RoundDataMovement" if rd else "GeneratedMovement"
+
+
+MovementSpec = Annotated[
+    Annotated[str, Tag("str")]
+    | Annotated[GeneratedMovement, Tag("GeneratedMovement")]
+    | Annotated[RoundDataMovement, Tag("RoundDataMovement")],
+    Discriminator(_movement_form),
+]
+
+
 class Section(Strict):
     letter: str = Field(pattern=r"^[A-Z]{1,3}$")
-    movement: str | GeneratedMovement
+    movement: MovementSpec
     pairs: list[Pair] = Field(default_factory=list)
     teams: list[Team] = Field(default_factory=list)
 
@@ -271,12 +298,16 @@ class EventFile(Strict):
         return scale_from_data(model.model_dump(exclude_none=True), f"rules.{which}")
 
 
+# the movement's forms, as pydantic names them in error locations
+_FORMS: dict[str, Any] = {m.__name__: m for m in (str, GeneratedMovement, RoundDataMovement)}
+
+
 def _path(loc: tuple[Any, ...]) -> str:
     out = ""
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("str", "GeneratedMovement") or "[" in str(part):
+        elif part in _FORMS or "[" in str(part):
             continue  # union branch names pydantic adds
         else:
             out += ("." if out else "") + str(part)
@@ -289,8 +320,8 @@ def _fields_at(loc: tuple[Any, ...]) -> list[str]:
     for part in loc:
         if isinstance(part, int) or "[" in str(part) or part == "str":
             continue
-        if part == "GeneratedMovement":
-            model = GeneratedMovement
+        if part in _FORMS:
+            model = _FORMS[part]
             continue
         field = getattr(model, "model_fields", {}).get(part)
         if field is None:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from hub.event.event_file import EventFile
 from scoring.board import Seat
-from scoring.contract import Strain
 from scoring.deal import parse_deal
 from scoring.errors import ScoringInputError
 
@@ -19,7 +18,7 @@ class HandRecordError(ValueError):
     pass
 
 
-def _endplay_missing(what: str) -> HandRecordError:
+def endplay_missing(what: str) -> HandRecordError:
     return HandRecordError(
         f"{what}: endplay is not installed; install bridgehub[dd] (pip install 'bridgehub[dd]')"
     )
@@ -30,7 +29,7 @@ def read_hand_records(path: Path) -> dict[int, str]:
     try:
         from endplay.parsers import pbn
     except ImportError:
-        raise _endplay_missing(f"hand records {path}") from None
+        raise endplay_missing(f"hand records {path}") from None
     try:
         with path.open(encoding="utf-8-sig") as f:
             boards = pbn.load(f)
@@ -74,31 +73,6 @@ def check_deals(deals: dict[int, str]) -> dict[int, str]:
                 f"{', '.join(map(str, counts))}; each hand needs 13 of the 52 cards)"
             )
     return deals
-
-
-def makeable_tricks(deal: str) -> dict[tuple[Seat, Strain], int]:
-    """Double-dummy tricks for every declarer and strain (endplay's DDS; about 0.1 s a
-    deal, so the hub runs it in a worker thread). ``HandRecordError`` without endplay."""
-    try:
-        from endplay.dds import calc_dd_table
-        from endplay.types import Deal, Denom, Player
-    except ImportError:
-        raise _endplay_missing("double dummy") from None
-
-    table = calc_dd_table(Deal(deal))
-    denoms = {
-        Strain.CLUBS: Denom.clubs,
-        Strain.DIAMONDS: Denom.diamonds,
-        Strain.HEARTS: Denom.hearts,
-        Strain.SPADES: Denom.spades,
-        Strain.NOTRUMP: Denom.nt,
-    }
-    players = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
-    return {
-        (seat, strain): int(table[denom, player])
-        for strain, denom in denoms.items()
-        for seat, player in players.items()
-    }
 
 
 def section_deals(

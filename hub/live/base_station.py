@@ -19,10 +19,10 @@ from drivers.clock.show import Phase
 from drivers.protocol import messages as wire
 from drivers.protocol.layout import misdirected
 from drivers.protocol.link import GaveUp, Nacked, Received, Refused
-from hub.event.pair_labels import Numbering, PairLabels, field_named, room
+from hub.event.pair_labels import Numbering, PairLabels, room
 from hub.live import terminal_port as port
+from hub.live.base_station_views import hand_record, result_view, undelivered, wire_name
 from hub.live.views.base import TravellerView
-from scoring.numbers import round_half_away
 
 log = logging.getLogger(__name__)
 Job = Callable[[], Awaitable[None]]
@@ -114,70 +114,6 @@ def _request(name: str, rx: Received) -> port.Request:
     return port.Other(ref, rx)
 
 
-WHAT = {
-    wire.Assignment: "assignment",
-    wire.ResultView: "result_view",
-    wire.RankingPage: "ranking",
-    wire.TDMessage: "message",
-    wire.PlayerName: "player_name",
-    wire.NextSeating: "next_seating",
-    wire.Settings: "settings",
-}
-
-
-def undelivered(
-    name: str, ev: Nacked | GaveUp, numbering: Numbering | None = None
-) -> port.Undelivered:
-    """A hub message the terminal refused (NAK) or never answered (the link gave up); an
-    assignment in the hub's pair numbers again."""
-    ref, m = port.TerminalRef(name, ev.terminal), ev.message
-    what = WHAT.get(type(m), type(m).__name__.lower())
-    assignment = None
-    if isinstance(m, wire.Assignment):
-        labels = (numbering or {}).get(m.section)
-        ns, ew = m.ns_pair, m.ew_pair
-        if labels is not None:
-            ns, ew = (
-                labels.at_seat(m.table, m.round, True, ns),
-                labels.at_seat(m.table, m.round, False, ew),
-            )
-        assignment = port.TableAssignment(m.section, m.table, m.round, ns, ew, tuple(m.boards))
-    if isinstance(ev, GaveUp):
-        return port.Undelivered(ref, what, tries=ev.tries, assignment=assignment)
-    code = int(ev.code)
-    code_name = ev.code.name if isinstance(ev.code, wire.NakCode) else f"code {code}"
-    return port.Undelivered(ref, what, code, code_name, ev.text, assignment=assignment)
-
-
-def result_view(view: TravellerView, numbering: Numbering | None = None) -> wire.ResultView:
-    n = numbering or {}
-    entries = tuple(
-        wire.TravellerEntry(
-            room(n, view.section, r.ns_pair),
-            room(n, view.section, r.ew_pair),
-            r.contract,
-            SEATS.index(r.declarer) if r.declarer else wire.NO_DECLARER,
-            r.tricks if r.tricks is not None else wire.NO_TRICKS,
-            r.score_ns,
-            round_half_away(r.value * 100),
-        )
-        for r in view.rows[:64]
-    )
-    return wire.ResultView(
-        view.section,
-        view.board,
-        view.own_score_ns,
-        round_half_away(view.own_value * 100),
-        1 if view.imps else 0,
-        entries,
-    )
-
-
-def named(numbering: Numbering, section: str, line: port.RankingLine) -> str:
-    labels = numbering.get(section)
-    return line.names if labels is None else field_named(labels, line.entrant, line.names)
-
-
 class BaseStationPort:
     """A base station's terminals, reached over one line (serial, USB or TCP). Runs on the
     hub's asyncio loop. Pair numbers on the wire are the room's (``set_numbering``)."""
@@ -244,13 +180,16 @@ class BaseStationPort:
     def show_result(self, address: int, view: TravellerView) -> None:
         self.driver.send(address, result_view(view, self.numbering))
 
+    def show_hand(self, address: int, view: port.HandView) -> None:
+        self.driver.send(address, hand_record(view))
+
     def message(self, address: int, text: str, beep: bool) -> None:
         self.driver.send(address, wire.TDMessage(text, int(beep)))  # cut by bytes in the codec
 
     def ranking(self, address: int, page: port.RankingView) -> None:
         n, s = self.numbering, page.section
         lines = tuple(  # names cut to fit; a Mitchell's lines say their field first
-            wire.RankLine(x.rank, room(n, s, x.entrant), x.total_hundredths, named(n, s, x))
+            wire.RankLine(x.rank, room(n, s, x.entrant), x.total_hundredths, wire_name(n, s, x))
             for x in page.lines
         )
         self.driver.send(

@@ -13,6 +13,7 @@ from typing import Any
 
 from hub.live.terminal_port import (
     ClockView,
+    HandView,
     NextSeatingView,
     PlayerNameView,
     RankingView,
@@ -122,6 +123,10 @@ class TerminalGateway:
     def show_result(self, section: str, table: int, view: TravellerView) -> None:
         for seat in self.at_table(section, table):
             self._port(seat).show_result(seat.address, view)
+
+    def show_hand(self, section: str, table: int, view: HandView) -> None:
+        for seat in self.at_table(section, table):
+            self._port(seat).show_hand(seat.address, view)
 
     def message_table(self, section: str, table: int, text: str, beep: bool = True) -> None:
         for seat in self.at_table(section, table):

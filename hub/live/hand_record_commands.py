@@ -132,10 +132,12 @@ class HandRecordCommands:
         return {"boards": len(deals), "missing": missing, "accepted": accepted, "still_held": still}
 
     def _solve_again(self, deals: dict[tuple[str, int], str]) -> None:
-        """The suspicious-score check's double dummy, from the new deals (in the background)."""
+        """The new deals' double dummy (in the background): for the suspicious-score check
+        and the tables' hand records (HAND_RECORD)."""
         self.scores.deals_loaded += 1  # a solution of the old deals still running is dropped
         limits = self.scores.suspicious.limits
-        if limits is None or limits.double_dummy is None:
+        checked = limits is not None and limits.double_dummy is not None
+        if not checked and not self.scores.travellers_shown:
             return
         task = asyncio.ensure_future(self.scores.solve_deals(deals))
         self._solving.add(task)

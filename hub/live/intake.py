@@ -17,7 +17,7 @@ from hub.event.movement.model import Movement
 from hub.event.result_key import KeyVerdict, check_key
 from hub.live.hand_record_check import HandRecordCheck, lead_misfit
 from hub.live.no_play import NoPlay
-from hub.live.sit_out import held_reason, sit_out_reason
+from hub.live.sit_out import held_reason, held_text, sit_out_reason
 from hub.live.terminal_port import Outcome, Reason, ResultSubmission, TerminalLink, Verdict
 from hub.store.store import ResultEntry, StoredResult
 from scoring.board import Seat
@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 Audit = Callable[[str, str, dict[str, Any]], None]
 Key = tuple[str, int, int, int]
 MAX_SERIAL = 64  # a terminal's serial as the store keeps it (results' entered_by, audit actor)
+DUPLICATE = Verdict(Outcome.DUPLICATE, "already stored")  # nothing changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +66,7 @@ class Intake:
     allows (None: any terminal)."""
 
     def __init__(
-        self,
-        movements: dict[str, Movement],
-        audit: Audit,
-        registered: Iterable[str] | None = None,
+        self, movements: dict[str, Movement], audit: Audit, registered: Iterable[str] | None = None
     ) -> None:
         self.movements = movements
         self.audit = audit
@@ -260,14 +258,16 @@ class Intake:
         """The commit holding the NO PLAY is durable: accepted, the director alerted; a
         resend of one recorded before (``recorded`` False) is a duplicate."""
         if not recorded:
-            return IntakeResult(Verdict(Outcome.DUPLICATE, "already stored"))
+            return IntakeResult(DUPLICATE)
         verdict = Verdict(Outcome.ACCEPTED, "no play: the director will assign a score")
         return IntakeResult(verdict, alert=no_play.alert)
 
     def stored(self, pending: Pending, st: StoredResult) -> IntakeResult:
         """The commit holding ``pending`` is durable: how to answer it."""
-        if st.duplicate:
-            return IntakeResult(Verdict(Outcome.DUPLICATE, "already stored"), stored=st)
+        if st.duplicate:  # a resend: nothing changes; one still held is told so again
+            held = st.status == "held"
+            again = Verdict(Outcome.HELD, held_text(pending.alert)) if held else DUPLICATE
+            return IntakeResult(again, stored=st)
         notice = self.hand_check.witness(self.deals, pending.entry)  # F3: the file fits?
         if notice is not None and self.on_notice is not None:
             self.on_notice(pending.entry.section, notice)
@@ -280,8 +280,7 @@ class Intake:
             )
         if st.status == "held":
             self.audit(pending.serial, "held", {"result": st.id, "reason": alert})
-            held = Verdict(Outcome.HELD, "held for the director")
-            return IntakeResult(held, stored=st, alert=alert)
+            return IntakeResult(Verdict(Outcome.HELD, held_text(alert)), stored=st, alert=alert)
         self.live[pending.entry.key] = st
         return IntakeResult(Verdict(Outcome.ACCEPTED, ""), stored=st)
 

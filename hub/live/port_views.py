@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hub.event.double_dummy import SEATS, STRAINS, DoubleDummy, makeable, par_text
+
 
 @dataclass(frozen=True, slots=True)
 class TableAssignment:
@@ -77,3 +79,25 @@ class SessionView:
     rounds: int
     waiting: bool = False
     final: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """A board's hand record for a table that has played it (issue 14): the deal (PBN,
+    ``N:…``), the double-dummy tricks (NT, ♠, ♥, ♦, ♣, each by N, S, E, W), the par score
+    to NS and the par and makeable contracts as a hand-record sheet prints them."""
+
+    section: str
+    board: int
+    deal: str
+    tricks: tuple[int, ...]
+    par_score: int
+    par: str
+    makeable: str
+
+    @classmethod
+    def of(cls, section: str, dd: DoubleDummy) -> HandView:
+        tricks = tuple(dd.tricks[(seat, strain)] for strain in STRAINS for seat in SEATS)
+        return cls(
+            section, dd.board, dd.deal, tricks, dd.par_score, par_text(dd), ", ".join(makeable(dd))
+        )

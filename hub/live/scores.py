@@ -11,22 +11,19 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import threading
 from collections.abc import Awaitable, Callable
 
 from hub.api.feed import Feed
+from hub.event.double_dummy import double_dummy
 from hub.event.event_file import EventFile
-from hub.event.hand_records import makeable_tricks
 from hub.live.gateway import TerminalGateway
 from hub.live.intake import Intake
-from hub.live.suspicious_scores import Makeable, SuspiciousScores
+from hub.live.port_views import HandView
+from hub.live.suspicious_scores import SuspiciousScores
 from hub.live.views import LiveViews
 from hub.store.store import LiveLine, Store, StoredResult
 
 log = logging.getLogger(__name__)
-# endplay's DDS is not safe to run in two threads at once (it crashes the process): one
-# deal at a time, also when the director's new hand records are solved beside the first
-_DDS = threading.Lock()
 TOLD = {
     "erased": "The director erased board {board}: enter it again",
     "td_entry": "The director entered a result on board {board}",
@@ -66,6 +63,7 @@ class Scores:
         self._checks: set[asyncio.Task[None]] = set()
         self.deals_loaded = 0  # hand records loaded by the director: older solutions are stale
         self._waiting: list[StoredResult] | None = None  # accepted while loading (warm start)
+        self.hands: dict[tuple[str, int], HandView] = {}  # solved hand records (section, board)
 
     @property
     def travellers_shown(self) -> bool:
@@ -128,6 +126,9 @@ class Scores:
             view = self.views.traveller(stored.section, stored.board, stored.table, stored.round)
             if view is not None:
                 self.gateway.show_result(stored.section, stored.table, view)
+                hand = self.hands.get(key)  # what was makeable, once the table has played it
+                if hand is not None:
+                    self.gateway.show_hand(stored.section, stored.table, hand)
 
     def _flags_changed(self, section: str) -> None:
         """Decisions D12: standings withheld for a flag go out once no question is left,
@@ -189,23 +190,19 @@ class Scores:
 
     async def solve_deals(self, deals: dict[tuple[str, int], str]) -> None:
         """Double-dummy tables of the hand records by (section, board), one deal at a time
-        in a worker thread, each deal once; each board is checked again as its table arrives."""
-        solved: dict[str, Makeable] = {}
+        in a worker thread, each deal once; each board is checked again as its table arrives,
+        and its hand record goes to each table that plays it from then on."""
         loaded = self.deals_loaded
+        for key in [k for k in self.hands if k[0] in {s for s, _ in deals}]:
+            del self.hands[key]  # the director's new hand records replace the section's
         for (section, board), deal in sorted(deals.items()):
-            if deal not in solved:
-                try:
-                    solved[deal] = await asyncio.to_thread(_solve, deal)
-                except Exception:
-                    log.exception("double dummy of board %d failed; its check is skipped", board)
-                    continue
+            try:  # never two solutions at once, cached per deal and board (double_dummy)
+                dd = await asyncio.to_thread(double_dummy, deal, board)
+            except Exception:
+                log.exception("double dummy of board %d failed; its check is skipped", board)
+                continue
             if loaded != self.deals_loaded:
                 return  # the director loaded other hand records meanwhile: they are solved
-            if self.suspicious.deal_solved(section, board, solved[deal]):
+            self.hands[(section, board)] = HandView.of(section, dd)
+            if self.suspicious.deal_solved(section, board, dict(dd.tricks)):
                 self.publish_flags(section, board)
-
-
-def _solve(deal: str) -> Makeable:
-    """One deal's double-dummy table, never two at once (``_DDS``)."""
-    with _DDS:
-        return makeable_tricks(deal)

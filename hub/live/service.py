@@ -13,11 +13,12 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drivers.base_station import BaseStationDriver
 from drivers.clock.driver import ClockDriver
 from hub.api.feed import Feed
+from hub.api.results_requests import ResultRequests
 from hub.api.server import ApiServer
 from hub.event.pair_labels import numbering
 from hub.live.alerts import Alerts
@@ -49,8 +50,10 @@ from hub.live.td_room_commands import RoomCommands
 from hub.live.views import LiveViews
 from hub.live.warm_start import WarmStart
 from hub.store.store import Store
-from hub.web_terminal.codes_check import CodesCheck
-from hub.web_terminal.server import WebTerminals, web_terminals
+from hub.web_terminal import web_terminals
+
+if TYPE_CHECKING:  # the browser terminals' server is imported only when there are some
+    from hub.web_terminal.server import WebTerminals
 
 
 class HubService:
@@ -87,7 +90,6 @@ class HubService:
         self.supervisor = Supervisor()
         self.api: ApiServer | None = None
         self.web: WebTerminals | None = None  # the browser terminals, when ``terminals``
-        self.web_codes: CodesCheck | None = None  # their table codes (reissue_table_code)
         self._api_at, self._pin, self._remote_feed = api, td_pin, allow_remote_feed
         self._wait, self._event_dir, self._terminals_at = wait_for_director, event_dir, terminals
 
@@ -124,7 +126,6 @@ class HubService:
         self.audit = AuditTrail(self.store, self.event_id, clock, self.alerts.raise_)
         self.intake = Intake(stored.movements, self.audit.record, event.room.terminals)
         self.web = web_terminals(self.store, self.event_id, stored, self.intake, self._terminals_at)
-        self.web_codes = self.web.codes if self.web is not None else None
         self.gateway = TerminalGateway([*self.ports, *([self.web.port] if self.web else [])])
         self.views = LiveViews(event, stored.movements, stored.names, self.alerts.raise_)
         self.suspicious = SuspiciousScores(event.rules.suspicious.limits(), stored.valid_marks)
@@ -224,7 +225,7 @@ class HubService:
             self.publication,
             feed,
             self.devices,
-            lambda: self.web_codes,
+            lambda: self.web.codes if self.web is not None else None,
         )
         hands = HandRecordCommands(self.scores, self.alerts)
         self.pairs = PairCommands(self.store, self.event_id, stored, self.rounds, self.views)
@@ -249,6 +250,7 @@ class HubService:
                 port=port,
                 allow_remote_feed=self._remote_feed,
                 audit=self.audit,
+                requests=ResultRequests(self.store, self.event_id, lambda: self.feed.seq),
             )
 
     def _run_tasks(self, stored: Stored) -> None:
@@ -265,10 +267,10 @@ class HubService:
         sup.spawn("audit trail", self.audit.run)
         sup.spawn("device register", self.requests.devices.run)
         limits = self.suspicious.limits
-        if limits is not None and limits.double_dummy is not None and stored.deals:
-            sup.spawn("double dummy", partial(self.warm.settle, stored.deals))
-        else:
-            sup.spawn("publish settled rounds", partial(self.warm.settle, {}))
+        checked = limits is not None and limits.double_dummy is not None
+        solve = stored.deals if checked or self.scores.travellers_shown else {}  # + HAND_RECORD
+        name = "double dummy" if solve else "publish settled rounds"
+        sup.spawn(name, partial(self.warm.settle, solve))
 
     async def stop(self) -> None:
         """Stop serving; every driver is closed, whatever fails on the way (logged)."""

@@ -55,3 +55,9 @@ def held_reason(movement: Movement, e: ResultEntry, key: KeyCheck) -> str:
         f"pairs {name(e.ns_pair)} v {name(e.ew_pair)} do not sit at table "
         f"{e.section}{e.table} in round {e.round}: {seated}"
     )
+
+
+def held_text(reason: str | None) -> str:
+    """What the players read of a held result: that the director decides, and why, so
+    they can tell the director what happened."""
+    return f"held for the director: {reason}" if reason else "held for the director"

@@ -263,6 +263,8 @@ class TableRequests:
     async def answered(self, s: tp.ResultSubmission, out: IntakeResult) -> None:
         """After the answer: score the result and tell the room."""
         stored = out.stored
+        if stored is not None and stored.duplicate:  # a resend: answered, nothing new
+            return
         if out.alert:
             self.alerts.raise_(
                 out.alert,

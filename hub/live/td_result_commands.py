@@ -11,6 +11,7 @@ rejected one is asked again of the table.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ from hub.api import command_models as cm
 from hub.api import desk_models as dm
 from hub.api.feed import Feed
 from hub.api.server import CommandError
+from hub.event.double_dummy import HandRecordError, double_dummy
 from hub.live import round_controller as rc
 from hub.live.desk_entries import DeskRefusal, desk_entry, where
 from hub.live.gateway import TerminalGateway
@@ -28,6 +30,7 @@ from hub.live.traveller_rows import traveller_rows
 from hub.store.store import ResultEntry, Store, StoreError
 
 Args = dict[str, Any]
+log = logging.getLogger(__name__)
 
 
 class ResultCommands:
@@ -226,4 +229,23 @@ class ResultCommands:
             if r.board == board
         ]
         scored = self.scores.views.scored_board(section, board)
-        return {"section": section, "board": board, "results": traveller_rows(results, scored)}
+        return {
+            "section": section,
+            "board": board,
+            "results": traveller_rows(results, scored),
+            "double_dummy": await self._double_dummy(section, board),
+        }
+
+    async def _double_dummy(self, section: str, board: int) -> dict[str, Any] | None:
+        """The board's makeable contracts and par from its hand record, solved in a worker
+        thread (decisions D17; cached per deal); None without a hand record or endplay."""
+        deal = self.scores.intake.deals.get((section, board))
+        if deal is None:
+            return None
+        try:
+            return (await asyncio.to_thread(double_dummy, deal, board)).as_dict()
+        except HandRecordError as e:
+            log.warning("board %d's traveller has no double dummy: %s", board, e)
+        except Exception:  # the traveller goes out without it whatever DDS makes of the deal
+            log.exception("double dummy of board %d failed", board)
+        return None

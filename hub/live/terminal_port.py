@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from hub.live.port_views import (  # what the hub shows, re-exported: the port's vocabulary
     ClockView,
+    HandView,
     NextSeatingView,
     PlayerNameView,
     RankingView,
@@ -270,6 +271,8 @@ class TerminalPort(Protocol):
     def assign(self, address: int, assignment: TableAssignment) -> None: ...
 
     def show_result(self, address: int, view: TravellerView) -> None: ...
+
+    def show_hand(self, address: int, view: HandView) -> None: ...
 
     def message(self, address: int, text: str, beep: bool) -> None: ...
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from fractions import Fraction
 
 from hub.event.event_file import EventFile, Scoring
+from hub.event.hand_records import section_deals
 from hub.report import cells
+from hub.report.hands import double_dummy_text, hands_of
 from hub.report.labels import labeller
 from hub.report.model import (
     BoardTraveller,
@@ -44,9 +47,16 @@ def event_language(event: EventFile) -> str:
     return str(getattr(event.event, "language", None) or "en")
 
 
-def build_report(store: Store, event_id: int, language: str | None = None) -> ReportModel:
-    """The report of ``event_id`` in ``language`` (default: the event's own language)."""
+def build_report(
+    store: Store, event_id: int, language: str | None = None, *, double_dummy: bool = False
+) -> ReportModel:
+    """The report of ``event_id`` in ``language`` (default: the event's own language). The
+    travellers carry the deals of the event's hand records; with ``double_dummy`` also the
+    makeable contracts and par (when ``hub.event.double_dummy`` is there)."""
     event = store.event(event_id)
+    deals = section_deals(
+        event, {s: store.hand_records(event_id, s) for s in range(len(event.sessions))}
+    )
     lang = language or event_language(event)
     w = words_of(lang)
     teams = event.rules.scoring is Scoring.TEAMS
@@ -57,11 +67,26 @@ def build_report(store: Store, event_id: int, language: str | None = None) -> Re
         names = names_of(store.contestants(event_id, letter))
         label = labeller(letter, view.movement, w)
         results = store.live_results(event_id, letter)
-        sections.append(_section(view, results, names, label, w, teams))
+        section = _section(view, results, names, label, w, teams)
+        boards = {b: d for (sec, b), d in deals.items() if sec == letter}
+        sections.append(with_hands(section, boards, double_dummy))
     session = event.sessions[0]
     when = session.date.isoformat() if session.date else ""
     subtitle = " · ".join(x for x in (session.name, when, event.event.venue or "") if x)
     return ReportModel(event.event.name, subtitle, lang, w, imps, teams, tuple(sections))
+
+
+def with_hands(
+    section: SectionReport, deals: Mapping[int, str], double_dummy: bool
+) -> SectionReport:
+    """``section`` with each traveller's deal (and its makeable contracts and par)."""
+    travellers = []
+    for b in section.travellers:
+        deal = deals.get(b.board)
+        hands = hands_of(deal)
+        makeable, par = double_dummy_text(deal, b.board) if deal and double_dummy else ((), "")
+        travellers.append(replace(b, hands=hands, makeable=makeable, par=par))
+    return replace(section, travellers=tuple(travellers))
 
 
 def _section(

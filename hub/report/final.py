@@ -1,5 +1,7 @@
 """The evening's final outputs in one folder: the standings as text, the report as HTML and
-PDF, the BWS-shaped CSVs, the scorer's traveller CSV and the JSON backup.
+PDF, the BWS-shaped CSVs, the scorer's traveller CSV, the JSON backup, and what leaves the
+room (issue 14): PBN 2.1 with every result, USEBIO 1.2 for the national body and the
+results pages as static HTML (``web/``) for the club's website.
 
 ``bridgehub run`` calls ``write_final_outputs`` at the session's end, in a worker thread
 (it reads the store and writes files: never on the hub's loop, decisions D17).
@@ -72,4 +74,17 @@ def write_final_outputs(
     backup = folder / "backup.json"
     backup.write_text(backup_json(store, event_id), encoding="utf-8")
     written.append(backup)
-    return written
+    return written + _published(store, event_id, folder, language)
+
+
+def _published(store: Store, event_id: int, folder: Path, language: str | None) -> list[Path]:
+    """PBN, USEBIO and the static pages (imported here: they import the report)."""
+    from hub.export.pbn import write_pbn
+    from hub.export.usebio import write_usebio
+    from hub.web_results.export import export_html
+
+    written = [
+        write_pbn(store, event_id, folder / "results.pbn"),
+        write_usebio(store, event_id, folder / "usebio.xml"),
+    ]
+    return written + export_html(store, event_id, folder / "web", language)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from hub.report.hands import Hands
+
 
 @dataclass(frozen=True, slots=True)
 class RankingRow:
@@ -53,12 +55,17 @@ class TravellerRow:
 
 @dataclass(frozen=True, slots=True)
 class BoardTraveller:
-    """Every result of one board, with its dealer and vulnerability."""
+    """Every result of one board, with its dealer and vulnerability; the deal (``hands``),
+    the makeable contracts and par when the event has hand records (the web pages show
+    them; the printed report does not)."""
 
     board: int
     dealer: str
     vulnerable: str
     rows: tuple[TravellerRow, ...]
+    hands: Hands | None = None
+    makeable: tuple[str, ...] = ()
+    par: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,10 @@ def red_suits(text: object) -> Markup:
 
 
 @cache
-def _environment() -> Environment:
+def environment() -> Environment:
+    """The templates' one environment: the printed report and the results web pages (live
+    and exported, ``hub/web_results/``) render the same partials (``_ranking.html``,
+    ``_traveller.html``, ``_card.html``, ``_hands.html``) through it."""
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=select_autoescape(["html"]),
@@ -43,7 +46,7 @@ def _environment() -> Environment:
 def render_html(model: ReportModel) -> str:
     """The whole report as one HTML document (ranking, travellers, score cards)."""
     css = (TEMPLATES / "report.css").read_text(encoding="utf-8")
-    template = _environment().get_template("report.html")
+    template = environment().get_template("report.html")
     return template.render(r=model, w=dict(model.words), css=css)
 
 

@@ -200,6 +200,16 @@ class EventStore(StorePart):
                 raise StoreError(f"no event {event_id} in this store")
             return parse_event(ev.event_file, f"event {event_id} in the store", stored=True)
 
+    def event_key(self, event_id: int) -> str:
+        """A name of the event no other event shares, in this store or another: its number
+        and the moment it was stored (a phone's page keeps its table's state under it, so
+        next week's event on the same phone starts afresh)."""
+        with Session(self.engine) as db:
+            ev = db.get(t.Event, event_id)
+            if ev is None:
+                raise StoreError(f"no event {event_id} in this store")
+            return f"{event_id}@{ev.created_at.timestamp():.6f}"
+
     def sections(self, event_id: int) -> list[str]:
         with Session(self.engine) as db:
             return list(

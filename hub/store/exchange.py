@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import StatementError
 from sqlalchemy.orm import Session
 
-from hub.event.csv_cells import SafeWriter, plain_row
+from hub.event.csv_cells import SafeWriter
 from hub.store import schema as t
 from hub.store.received_data import (
     RECEIVED_DATA,
@@ -222,75 +221,48 @@ def restore_json(store: Store, text: str) -> int:
 
 
 def import_round_data(store: Store, event_id: int, path: Path, actor: str = "import") -> int:
-    """Replace each section's movement by a RoundData.csv (rows for every round); results
-    already stored are kept. Returns the rows read."""
-    from hub.event.movement.model import Movement, MovementRow
+    """Replace each section's movement by a RoundData.csv (rows for every round, read as
+    ``bridgehub event import --round-data`` reads them); results already stored are kept.
+    Returns the rows read."""
+    from hub.event.movement.model import Movement
+    from hub.event.movement.round_data import RoundDataError, read_round_data
 
-    text = path.read_text(encoding="utf-8-sig")
-    rows: dict[str, list[MovementRow]] = {}
-    for n, row in enumerate(map(plain_row, csv.DictReader(io.StringIO(text))), start=2):
-        try:
-            custom = (row.get("CustomBoards") or "").strip()
-            low, high = int(row["LowBoard"]), int(row["HighBoard"])
-            boards = (
-                tuple(int(b) for b in custom.replace(";", ",").split(",") if b.strip())
-                if custom
-                else (tuple(range(low, high + 1)) if low else ())
-            )
-            mr = MovementRow(
-                row["Section"].strip(),
-                int(row["Table"]),
-                int(row["Round"]),
-                int(row["NSPair"]),
-                int(row["EWPair"]),
-                boards,
-            )
-        except (KeyError, ValueError, TypeError, AttributeError) as e:  # a short row: None
-            raise StoreError(f"{path.name} line {n}: {_cell_problem(e)}") from None
-        rows.setdefault(mr.section, []).append(mr)
-    for section, section_rows in rows.items():
+    try:
+        movements = read_round_data(path)
+    except RoundDataError as e:
+        raise StoreError(str(e)) from None
+    for section, movement in movements.items():
         current = store.movement(event_id, section)
         store.replace_movement_from_round(
-            event_id, section, 1, Movement(tuple(section_rows), current.layout), actor
+            event_id, section, 1, Movement(movement.rows, current.layout), actor
         )
-    return sum(len(v) for v in rows.values())
+    return sum(len(m.rows) for m in movements.values())
 
 
 def import_player_numbers(store: Store, event_id: int, path: Path, actor: str = "import") -> int:
-    """Set players' member numbers and names from a PlayerNumbers.csv (seats of round 1)."""
-    text = path.read_text(encoding="utf-8-sig")
+    """Set players' member numbers and names from a PlayerNumbers.csv (each seat's pair in
+    its round, as ``bridgehub event import --player-numbers`` reads them)."""
+    from hub.event.player_numbers import PlayerNumbersError, read_player_numbers
+
+    movements = {s: store.movement(event_id, s) for s in store.sections(event_id)}
+    try:
+        players = read_player_numbers(path, movements)
+    except PlayerNumbersError as e:
+        raise StoreError(str(e)) from None
     count = 0
-    for n, row in enumerate(map(plain_row, csv.DictReader(io.StringIO(text))), start=2):
-        try:
-            section, table = row["Section"].strip(), int(row["Table"])
-            direction = row["Direction"].strip().upper()[:1]
-            seat_row = store.movement(event_id, section).row(section, table, 1)
-            if len(direction) != 1 or direction not in "NESW":
-                raise ValueError(f"direction {row['Direction']!r} is not N, E, S or W")
-            if seat_row is None:
-                raise ValueError(f"no seat {direction} at table {table} in round 1")
-            pair = seat_row.ns_pair if direction in "NS" else seat_row.ew_pair
-            index = 0 if direction in "NE" else 1
-            store.set_player(
-                event_id,
-                section,
-                pair,
-                index,
-                name=row.get("Name") or None,
-                number=row.get("Number") or None,
-                actor=actor,
-            )
-            count += 1
-        except (KeyError, ValueError, TypeError, AttributeError) as e:  # a short row: None
-            raise StoreError(f"{path.name} line {n}: {_cell_problem(e)}") from None
+    for section, pairs in players.items():
+        for pair, seats in pairs.items():
+            for index, player in enumerate(seats):
+                if player is None:
+                    continue
+                store.set_player(
+                    event_id,
+                    section,
+                    pair,
+                    index,
+                    name=player.name or None,
+                    number=player.number,
+                    actor=actor,
+                )
+                count += 1
     return count
-
-
-def _cell_problem(e: Exception) -> str:
-    """What is wrong with a row's cells, in words: a cell missing from a short row reads as
-    None (``TypeError``/``AttributeError``), a missing column as ``KeyError``."""
-    if isinstance(e, TypeError | AttributeError):
-        return "the row has fewer cells than the header"
-    if isinstance(e, KeyError):
-        return f"no column {e}"
-    return str(e)

@@ -93,6 +93,7 @@ class WebTerminalPort:
         self.codes = codes
         self.wrong_codes = WrongCodes()  # per network address (decisions D20)
         self.event, self.language, self.url = event, language, url
+        self.event_key = ""  # no other event's (Store.event_key): set before the port opens
         self.numbering: dict[str, PairLabels] = {}
         self.addresses: dict[str, int] = {}  # serial -> its address for the hub's run
         self.current: dict[int, Connection] = {}  # address -> its latest connection
@@ -303,7 +304,10 @@ class WebTerminalPort:
                 self._send(conn, views.answer(None, verdict))
             else:
                 self._send(
-                    conn, views.welcome(conn.serial, self.event, self.language, messages.VERSION)
+                    conn,
+                    views.welcome(
+                        conn.serial, self.event, self.event_key, self.language, messages.VERSION
+                    ),
                 )
             return
         assert ask.id is not None
@@ -322,6 +326,9 @@ class WebTerminalPort:
 
     def show_result(self, address: int, view: TravellerView) -> None:
         self._send(self.current.get(address), views.traveller(self.numbering, view))
+
+    def show_hand(self, address: int, view: tp.HandView) -> None:
+        self._send(self.current.get(address), views.hand(view))
 
     def message(self, address: int, text: str, beep: bool) -> None:
         self._send(self.current.get(address), views.message(text, beep))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
-import errno
 import logging
 import re
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from hub.event.pair_labels import numbering
 from hub.live.intake import Intake
 from hub.live.stored import Stored
 from hub.store.store import Store
+from hub.web_terminal.address import TerminalsUnavailable, listen_error, page_url
 from hub.web_terminal.codes_check import CodesCheck
 from hub.web_terminal.port import WebTerminalPort, peer_of
 
@@ -49,22 +49,6 @@ TYPES = {
 }
 MAX_MESSAGE = 16 * 1024  # a terminal's message is a few hundred bytes
 CLOSE_TIMEOUT = 2.0  # seconds a page has to answer the hub's close (the hub's stop waits)
-
-
-class TerminalsUnavailable(OSError):
-    """The browser terminals' port cannot be opened; the message says why and what to do."""
-
-
-def terminals_address(given: str) -> tuple[str, int]:
-    """``--terminals HOST:PORT`` read (port 0: any free one; ``ValueError`` saying how to
-    write it)."""
-    host, _, port = given.rpartition(":")
-    if not host or not port.isdigit() or int(port) > 65535:
-        raise ValueError(
-            f"{given!r}: write HOST:PORT, e.g. 10.0.0.2:7180 (this machine's address on the "
-            "venue network, which the phones reach)"
-        )
-    return host.strip("[]"), int(port)
 
 
 def policy(host: str | None) -> str:
@@ -108,18 +92,6 @@ def page_file(path: str) -> str | None:
     return None
 
 
-def _why(host: str, port: int, e: OSError) -> str:
-    where = f"the browser terminals cannot listen on {host}:{port}"
-    if e.errno == errno.EADDRINUSE:
-        return (
-            f"{where}: port {port} is already in use (another hub, or another program?): "
-            "stop it or give another --terminals HOST:PORT"
-        )
-    if e.errno == errno.EADDRNOTAVAIL:
-        return f"{where}: {host} is not an address of this machine (see `ip address`)"
-    return f"{where}: {e.strerror or e}"
-
-
 class WebTerminalServer:
     """HTTP and the terminals' WebSocket on one port; serves on the hub's asyncio loop (the
     page's files are read in worker threads)."""
@@ -134,8 +106,7 @@ class WebTerminalServer:
 
     @property
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port_number}/"
+        return page_url(self.host, self.port_number)
 
     async def start(self) -> None:
         """Listen (``TerminalsUnavailable`` when the address cannot be had)."""
@@ -149,7 +120,9 @@ class WebTerminalServer:
                 close_timeout=CLOSE_TIMEOUT,
             )
         except OSError as e:
-            raise TerminalsUnavailable(e.errno, _why(self.host, self.port_number, e)) from None
+            raise TerminalsUnavailable(
+                e.errno, listen_error(self.host, self.port_number, e)
+            ) from None
         if self.port_number == 0:
             self.port_number = self._server.sockets[0].getsockname()[1]
         self.port.url = self.url
@@ -203,8 +176,11 @@ class WebTerminals:
     server: WebTerminalServer
 
     async def start(self) -> None:
-        """The codes first (made where missing), then the port opens."""
+        """The codes first (made where missing) and the event's key (the pages keep their
+        table's state under it), then the port opens."""
         await self.codes.load()
+        codes = self.codes
+        self.port.event_key = await asyncio.to_thread(codes.store.event_key, codes.event_id)
         await self.server.start()
 
     async def stop(self) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 from hub.event.pair_labels import Numbering
 from hub.live import terminal_port as tp
 from hub.live.views.base import TravellerView
+from hub.report.hands import hands_of
 from scoring.numbers import display
 
 Json = dict[str, Any]
@@ -70,6 +71,27 @@ def _value_text(value: Fraction, imps: bool) -> str:
     """A matchpoint percentage ("62.50") or IMPs, signed ("+3.00")."""
     text = display(value, 2)
     return f"+{text}" if imps and value > 0 else text
+
+
+def hand(v: tp.HandView) -> Json:
+    """A played board's hand record: the four hands by seat (spades, hearts, diamonds,
+    clubs; "" for a void), double-dummy tricks by strain and declarer, par, makeable."""
+    deal = hands_of(v.deal)  # a solved deal: it reads (double dummy checked it)
+    seats = (deal.north, deal.east, deal.south, deal.west) if deal is not None else ()
+    strains = ("NT", "S", "H", "D", "C")
+    return {
+        "type": "hand",
+        "section": v.section,
+        "board": v.board,
+        "hands": {h.seat: [h.spades, h.hearts, h.diamonds, h.clubs] for h in seats},
+        "tricks": {
+            strain: dict(zip("NSEW", v.tricks[4 * k : 4 * k + 4], strict=True))
+            for k, strain in enumerate(strains)
+        },
+        "par_score": v.par_score,
+        "par": v.par,
+        "makeable": v.makeable,
+    }
 
 
 def traveller(n: Numbering, v: TravellerView) -> Json:
@@ -164,11 +186,12 @@ def next_seating(n: Numbering, v: tp.NextSeatingView) -> Json:
     }
 
 
-def welcome(serial: str, event: str, language: str, version: int) -> Json:
+def welcome(serial: str, event: str, event_key: str, language: str, version: int) -> Json:
     return {
         "type": "welcome",
         "serial": serial,
         "event": event,
+        "event_key": event_key,
         "language": language,
         "version": version,
     }

@@ -1,23 +1,27 @@
-"""The movement an event file names: a generated one, or a movement file beside it."""
+"""The movement an event file names: a generated one, a movement file beside it, or a
+Bridgemate RoundData CSV beside it (``hub/event/movement/round_data.py``)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
 
-from hub.event.event_file import GeneratedMovement
+from hub.event.event_file import GeneratedMovement, RoundDataMovement
 from hub.event.movement.barometer import barometer
 from hub.event.movement.csv_format import not_utf8, parse_movement
 from hub.event.movement.howell import howell
 from hub.event.movement.mitchell import mitchell, tables_for
 from hub.event.movement.model import Movement, MovementError
+from hub.event.movement.round_data import round_data_movement
 from hub.event.movement.teams import round_robin
 
 
 def build_movement(
-    spec: str | GeneratedMovement, section: str, base_dir: Path | None = None
+    spec: str | GeneratedMovement | RoundDataMovement, section: str, base_dir: Path | None = None
 ) -> Movement:
     """Generate the movement, or read the file (relative to the event file's folder)."""
+    if isinstance(spec, RoundDataMovement):
+        return round_data_movement(spec, section, base_dir)
     if isinstance(spec, str):
         path = (base_dir or Path(".")) / spec
         try:

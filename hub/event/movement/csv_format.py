@@ -20,6 +20,7 @@ from hub.event.csv_cells import SafeWriter
 from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
 
 HEADER = ("section", "table", "round", "ns_pair", "ew_pair", "low_board", "high_board")
+BOARD_COLUMNS = ("low_board", "high_board", "boards")  # as a movement file names them
 _META_RE = re.compile(r"^#\s*([a-z_]+)\s*:\s*(.*)$")
 _LAYOUT_KEYS = {f.name for f in fields(Layout)}
 
@@ -89,6 +90,34 @@ def _whole(cell: str, column: str, line: int) -> int:
         ) from None
 
 
+def boards_of(
+    low: int, high: int, listed: str, names: tuple[str, str, str] = BOARD_COLUMNS
+) -> tuple[int, ...]:
+    """A row's boards: those ``listed`` (ascending from ``low`` to ``high``), else ``low``
+    to ``high``, else none (both 0). ``ValueError`` says what is wrong, naming the columns
+    ``names`` (low, high, listed) as the file calls them (a movement file, a RoundData)."""
+    low_name, high_name, listed_name = names
+    if listed:
+        try:
+            boards = tuple(int(b) for b in listed.replace(",", ";").split(";") if b.strip())
+        except ValueError:
+            raise ValueError(f"{listed_name} {listed!r} must be numbers like 1;4;7") from None
+        if list(boards) != sorted(set(boards)) or (
+            boards and (boards[0] != low or boards[-1] != high)
+        ):
+            raise ValueError(
+                f"{listed_name} {listed!r} must ascend from {low_name} {low} to {high_name} {high}"
+            )
+        return boards
+    if low == high == 0:
+        return ()
+    if 1 <= low <= high:
+        return tuple(range(low, high + 1))
+    raise ValueError(
+        f"{low_name} {low} and {high_name} {high} must be 1 ≤ low ≤ high, or both 0 for no boards"
+    )
+
+
 def parse_movement(text: str) -> Movement:
     """Read a movement file; errors name the line and the rule."""
     layout = Layout()
@@ -135,34 +164,10 @@ def parse_movement(text: str) -> Movement:
         if nums["ns_pair"] < 0 or nums["ew_pair"] < 0:
             raise MovementError(f"line {n}: pair numbers are 0 (empty seat) or more", n, "format")
         low, high = nums["low_board"], nums["high_board"]
-        listed = values.get("boards", "")
-        if listed:
-            try:
-                boards = tuple(int(b) for b in listed.replace(",", ";").split(";") if b.strip())
-            except ValueError:
-                raise MovementError(
-                    f"line {n}: boards {listed!r} must be numbers like 1;4;7", n, "format"
-                ) from None
-            if list(boards) != sorted(set(boards)) or (
-                boards and (boards[0] != low or boards[-1] != high)
-            ):
-                raise MovementError(
-                    f"line {n}: boards {listed!r} must ascend from low_board "
-                    f"{low} to high_board {high}",
-                    n,
-                    "format",
-                )
-        elif low == 0 and high == 0:
-            boards = ()
-        elif 1 <= low <= high:
-            boards = tuple(range(low, high + 1))
-        else:
-            raise MovementError(
-                f"line {n}: low_board {low} and high_board {high} must be "
-                "1 ≤ low ≤ high, or both 0 for no boards",
-                n,
-                "format",
-            )
+        try:
+            boards = boards_of(low, high, values.get("boards", ""))
+        except ValueError as e:
+            raise MovementError(f"line {n}: {e}", n, "format") from None
         key = (section, nums["table"], nums["round"])
         if key in seen:
             raise MovementError(

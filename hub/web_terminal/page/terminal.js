@@ -49,11 +49,12 @@
 
   const where = tableFromUrl();
   const tableKey = where ? 'table.' + where.section + where.table : null;
-  const T = Object.assign({
-    loggedOn: false, assignment: null, session: null, boards: {}, pending: [], travellers: {},
+  const freshTable = () => ({
+    loggedOn: false, assignment: null, session: null, boards: {}, pending: [], travellers: {}, hands: {},
     ranking: null, names: {}, seating: {}, messages: [], clock: null, logonError: '',
-    ui: { screen: where ? 'wait' : 'join', draft: null },
-  }, tableKey ? store.get(tableKey, {}) : {});
+    ui: { screen: where ? 'wait' : 'join', draft: null }, eventKey: '',
+  });
+  const T = Object.assign(freshTable(), tableKey ? store.get(tableKey, {}) : {});
   const net = {
     ws: null, ready: false, backoff: 0, logonId: null, retry: {}, pin: '', relogons: 0, welcomed: false, refusal: '',
     retired: false,
@@ -228,6 +229,12 @@
       net.backoff = 0;
       net.welcomed = true;
       net.refusal = '';
+      if (T.eventKey && m.event_key && T.eventKey !== m.event_key) {
+        // another event on this phone (next week's): nothing of the last one is shown or sent
+        Object.keys(T).forEach((k) => delete T[k]);
+        Object.assign(T, freshTable());
+      }
+      T.eventKey = m.event_key || '';
       T.lang = m.language;
       setLanguage(m.language);
       T.event = m.event;
@@ -256,9 +263,11 @@
       if (m.final && !inEntry() && T.ui.screen !== 'outcome') T.ui.screen = 'final';
     },
     traveller(m) { T.travellers[m.board] = m; },
+    hand(m) { T.hands[m.board] = m; },
     message(m) {
       T.messages.push(m.text);
-      if (m.beep && navigator.vibrate) navigator.vibrate([200, 100, 200]);
+      const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive; // else refused
+      if (m.beep && navigator.vibrate && touched) navigator.vibrate([200, 100, 200]);
     },
     ranking(m) {
       if (!T.ranking || T.ranking.round !== m.round || T.ranking.pages !== m.pages) {
@@ -534,7 +543,7 @@
       const next = sitsOut() ? undefined : nextBoard();
       const onward = () => { goNextBoard(); save(); render(); };
       return [boardHead(d), h('p', { class: 'summary' }, rec.summary, ' · ', scoreText(rec.score)),
-        statusBlock(rec), travellerBlock(d.board),
+        statusBlock(rec), travellerBlock(d.board), handBlock(d.board),
         button('next', next === undefined ? t('ok') : t('next_board', { b: next }), onward, 'wide go')];
     },
     correct() {
@@ -571,7 +580,10 @@
     if (status === 'sending' && !net.ready) text = t('saved');
     if (status === 'accepted' && rec.verified === false) { status = 'disagreed'; text = ''; }
     const label = status === 'sending' ? t('sending') : t(status);
-    const same = text && text.toLowerCase() === label.toLowerCase();
+    if (text && text.toLowerCase().startsWith(label.toLowerCase())) { // "held for the director: why"
+      text = text.slice(label.length).replace(/^[:\s]+/, '');
+    }
+    const same = !text || text.toLowerCase() === label.toLowerCase();
     const kids = [h('strong', {}, label), text && !same ? h('span', { k: 'status-text' }, text) : null];
     const d = T.ui.draft;
     if ((status === 'refused' || status === 'disagreed') && A() && d.round === A().round) {
@@ -636,6 +648,22 @@
     return h('div', { class: 'traveller', k: 'traveller' },
       h('h2', {}, t('traveller', { b: board }), ' · ', t('your_score', { s: tr.own_text + unit })),
       h('table', {}, h('tbody', {}, rows)));
+  }
+
+  /* The board's hand record once the table has played it: the four hands around the
+     table, then what was makeable double dummy and the par (docs/web-terminal.md). */
+  function handBlock(board) {
+    const hd = (T.hands || {})[board];
+    if (!hd) return null;
+    const seat = (s) => h('div', { class: 'hand hand-' + s },
+      h('strong', {}, t('seat_' + s)),
+      ...['S', 'H', 'D', 'C'].map((suit, k) => h('div', { class: 'cards' },
+        h('span', { class: ['H', 'D'].includes(suit) ? 'red' : '' }, SUIT[suit]), ' ', hd.hands[s][k] || '–')));
+    return h('div', { class: 'hand-record', k: 'hand-record' },
+      h('h2', {}, t('hand_record')),
+      h('div', { class: 'deal' }, seat('N'), seat('W'), seat('E'), seat('S')),
+      hd.makeable ? note(t('makeable', { m: hd.makeable }), 'makeable') : null,
+      hd.par ? note(t('par', { p: hd.par }), 'par') : null);
   }
 
   function rankingBlock(heading = true) {

@@ -1,0 +1,1 @@
+"""What leaves the room after a session: PBN and USEBIO files of an event."""
