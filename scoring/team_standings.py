@@ -1,40 +1,20 @@
-"""Team standings over many matches, with the tie-break primitives of the seeds.
+"""Team standings over the matches the hub scored: each team's sums, placed by
+``scoring.team_ties`` (the one engine for team places) with the event's rule.
 
-Primitives (decisions D2): ``imp_quotient`` (IMPs won ÷ lost), ``total_point_quotient``,
-``h2h_vp``, ``h2h_imps``, ``h2h_boards_won``, ``h2h_total_points`` (among the tied teams
-only), ``swiss_points`` (Σ VPs of every opponent met: seed 002 Gröna Hissen), ``lot``.
+``team_standings`` is what the hub's views, rebuild, reports and exports read: a
+``TeamRecord`` of sums per team beside its ``TeamPlace``.
 """
 
 from __future__ import annotations
 
-import math
-from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scoring.team_match import MatchResult
-from scoring.tie_break import Placed, TieBreakFn, place_entrants
+from scoring.team_tie_criteria import PlayedMatch, from_played, quotient
+from scoring.team_ties import TeamPlace, TieBreakRule, place_teams, rule_from_names
 
-TEAM_TIE_BREAKS = (
-    "imp_quotient",
-    "total_point_quotient",
-    "h2h_vp",
-    "h2h_imps",
-    "h2h_boards_won",
-    "h2h_total_points",
-    "swiss_points",
-    "lot",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedMatch:
-    """A scored match between two teams."""
-
-    home: Hashable
-    away: Hashable
-    result: MatchResult
+__all__ = ["PlayedMatch", "TeamRecord", "TeamStanding", "team_records", "team_standings"]
 
 
 @dataclass(slots=True)
@@ -51,54 +31,23 @@ class TeamRecord:
 
     @property
     def imp_quotient(self) -> Fraction | float:
-        return (
-            Fraction(self.imps_won / self.imps_lost)
-            if self.imps_lost
-            else (math.inf if self.imps_won else Fraction(1))
-        )
+        return quotient(self.imps_won, self.imps_lost)
 
     @property
     def total_point_quotient(self) -> Fraction | float:
-        return (
-            Fraction(self.points_won, self.points_lost)
-            if self.points_lost
-            else (math.inf if self.points_won else Fraction(1))
-        )
+        return quotient(self.points_won, self.points_lost)
 
 
 @dataclass(frozen=True, slots=True)
 class TeamStanding:
+    """A team's sums and its place (``placed.tie`` says why a shared place stays open)."""
+
     record: TeamRecord
-    placed: Placed
+    placed: TeamPlace
 
     @property
     def rank(self) -> str:
         return self.placed.rank
-
-
-def _sides(m: PlayedMatch) -> tuple[tuple, tuple]:
-    r = m.result
-    home = (
-        m.home,
-        m.away,
-        r.home_vp or 0,
-        r.home_imps + r.home_carry_over,
-        r.away_imps + r.away_carry_over,
-        r.home_points,
-        r.away_points,
-        r.home_boards_won,
-    )
-    away = (
-        m.away,
-        m.home,
-        r.away_vp or 0,
-        r.away_imps + r.away_carry_over,
-        r.home_imps + r.home_carry_over,
-        r.away_points,
-        r.home_points,
-        r.away_boards_won,
-    )
-    return home, away
 
 
 def team_records(
@@ -107,9 +56,15 @@ def team_records(
     """Per-team sums; ``vp_adjustments`` adds fixed VPs (late-joiner carry-over, penalties)."""
     recs: dict[Hashable, TeamRecord] = {}
     for m in matches:
-        for team, opp, vp, won, lost, pw, pl, _ in _sides(m):
+        r = m.result
+        home_imps, away_imps = r.home_imps + r.home_carry_over, r.away_imps + r.away_carry_over
+        sides = (
+            (m.home, m.away, r.home_vp, home_imps, away_imps, r.home_points, r.away_points),
+            (m.away, m.home, r.away_vp, away_imps, home_imps, r.away_points, r.home_points),
+        )
+        for team, opp, vp, won, lost, pw, pl in sides:
             rec = recs.setdefault(team, TeamRecord(team))
-            rec.vp += vp
+            rec.vp += vp or 0
             rec.imps_won += won
             rec.imps_lost += lost
             rec.points_won += pw
@@ -122,61 +77,23 @@ def team_records(
 
 def team_standings(
     matches: Sequence[PlayedMatch],
-    tie_breaks: Sequence[str] = (),
+    tie_breaks: Sequence[str] | TieBreakRule = (),
     *,
     vp_adjustments: Mapping[Hashable, Fraction] | None = None,
     lot_seed: int | None = None,
 ) -> list[TeamStanding]:
-    """Teams by VP, then the event's tie-break chain."""
+    """Teams by VP, then the event's tie-break rule: a ``TieBreakRule``, or the event file's
+    names (a rule's name such as ``wbf``, or a chain of criteria) for ``rule_from_names``.
+
+    Teams that stay level are listed by their number as text (the order a lot is drawn from).
+    """
     recs = team_records(matches, vp_adjustments)
-
-    def h2h(index: int) -> TieBreakFn:
-        def fn(group: Sequence[Hashable]) -> dict[Hashable, Fraction]:
-            members = set(group)
-            out: dict[Hashable, Fraction] = defaultdict(Fraction)
-            for m in matches:
-                if m.home in members and m.away in members:
-                    for side in _sides(m):
-                        out[side[0]] += side[index]
-            return {t: out[t] for t in group}
-
-        return fn
-
-    def h2h_imps(group: Sequence[Hashable]) -> dict[Hashable, Fraction]:
-        members = set(group)
-        out: dict[Hashable, Fraction] = defaultdict(Fraction)
-        for m in matches:
-            if m.home in members and m.away in members:
-                for side in _sides(m):
-                    out[side[0]] += side[3] - side[4]
-        return {t: out[t] for t in group}
-
-    def h2h_points(group: Sequence[Hashable]) -> dict[Hashable, Fraction]:
-        members = set(group)
-        out: dict[Hashable, Fraction] = defaultdict(Fraction)
-        for m in matches:
-            if m.home in members and m.away in members:
-                for side in _sides(m):
-                    out[side[0]] += side[5] - side[6]
-        return {t: out[t] for t in group}
-
-    primitives: dict[str, TieBreakFn] = {
-        "imp_quotient": lambda g: {t: recs[t].imp_quotient for t in g},
-        "total_point_quotient": lambda g: {t: recs[t].total_point_quotient for t in g},
-        "h2h_vp": h2h(2),
-        "h2h_imps": h2h_imps,
-        "h2h_boards_won": h2h(7),
-        "h2h_total_points": h2h_points,
-        "swiss_points": lambda g: {
-            t: sum((recs[o].vp for o in recs[t].opponents if o in recs), Fraction(0)) for t in g
-        },
-    }
-    placed = place_entrants(
-        list(recs),
-        {t: r.vp for t, r in recs.items()},
-        tie_breaks,
-        primitives,
-        lot_seed,
-        natural=str,
+    rule = tie_breaks if isinstance(tie_breaks, TieBreakRule) else rule_from_names(tie_breaks)
+    placed = place_teams(
+        (from_played(m, i) for i, m in enumerate(matches)),
+        rule,
+        teams=sorted(recs, key=str),
+        vp_adjustments=vp_adjustments,
+        lot_seed=lot_seed,
     )
-    return [TeamStanding(recs[p.key], p) for p in placed]
+    return [TeamStanding(recs[p.team], p) for p in placed]

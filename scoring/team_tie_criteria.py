@@ -17,7 +17,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from scoring.team_standings import PlayedMatch
+from scoring.team_match import MatchResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +53,18 @@ class TeamMatch:
         return self.home_vp is not None and (self.away is None or self.away_vp is not None)
 
 
+@dataclass(frozen=True, slots=True)
+class PlayedMatch:
+    """A match the hub scored board by board (``scoring.team_match``): the two teams and its
+    result. ``scoring.team_standings`` re-exports it."""
+
+    home: Hashable
+    away: Hashable
+    result: MatchResult
+
+
 def from_played(m: PlayedMatch, round_: int = 0) -> TeamMatch:
-    """A scored match of ``scoring.team_standings`` as a ``TeamMatch`` (carry-over in IMPs)."""
+    """A scored ``PlayedMatch`` as a ``TeamMatch`` (carry-over in IMPs)."""
     r = m.result
     return TeamMatch(
         round=round_,

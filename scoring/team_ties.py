@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from scoring.lot import draw_lots
 from scoring.team_tie_criteria import CRITERIA, Field, MissingData, TeamMatch
+from scoring.tie_break import split_by_value
 
 LOT, PLAY_OFF, SUDDEN_DEATH = "lot", "play_off", "sudden_death"
 ENDS = {LOT: "lot", PLAY_OFF: "play-off", SUDDEN_DEATH: "sudden death"}
@@ -154,13 +154,6 @@ def rule_from_names(names: Sequence[str]) -> TieBreakRule:
     return _rule("+".join(names) or "vp", "the event's chain", (2, tuple(names)))
 
 
-def _split(group: list[Hashable], values: Mapping[Hashable, Any]) -> list[list[Hashable]]:
-    buckets: dict[Any, list[Hashable]] = {}
-    for t in group:
-        buckets.setdefault(values[t], []).append(t)
-    return [buckets[v] for v in sorted(buckets, reverse=True)]
-
-
 def place_teams(
     matches: Iterable[TeamMatch],
     rule: TieBreakRule | None = None,
@@ -208,10 +201,10 @@ def place_teams(
         except MissingData as e:
             share(group, f"missing {e.what}", decided)
             return
-        parts = [group] if values is None else _split(group, values)
+        parts = [group] if values is None else split_by_value(group, values)
         for part in parts:
             resolve(part, cls, step + 1, name if len(parts) > 1 else decided)
 
-    for level in _split(order, vp):
+    for level in split_by_value(order, vp):
         resolve(level, 0, 0, None)
     return out

@@ -1,4 +1,5 @@
-"""Ordering with shared places and a chain of named tie-breaks.
+"""Ordering with shared places and a chain of named tie-breaks (the pairs' standings; teams
+are placed by ``scoring.team_ties``).
 
 A tie-break is a function from the tied group to a value per member (higher ranks first);
 it is applied only to the members still level, and the next one only to those it leaves
@@ -33,8 +34,9 @@ class Placed:
         return f"{self.place}=" if self.shared else str(self.place)
 
 
-def _split(group: Sequence[K], values: Mapping[K, Any]) -> list[list[K]]:
-    """Members grouped by value, best first."""
+def split_by_value(group: Sequence[K], values: Mapping[K, Any]) -> list[list[K]]:
+    """Members grouped by value, best first (higher ranks first); within a part, the order
+    they were given in."""
     buckets: dict[Any, list[K]] = {}
     for k in group:
         buckets.setdefault(values[k], []).append(k)
@@ -82,10 +84,10 @@ def place_entrants(
                 out.append(Placed(k, len(out) + 1, False, "lot"))
             return
         values = primitives[name](group)
-        parts = _split(group, values)
+        parts = split_by_value(group, values)
         for part in parts:
             resolve(part, step + 1, name if len(parts) > 1 else decided)
 
-    for level in _split(list(keys), primary):
+    for level in split_by_value(list(keys), primary):
         resolve(level, 0, None)
     return out

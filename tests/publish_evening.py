@@ -60,8 +60,12 @@ def event_text() -> str:
             f'players = [{{ name = "{a}", number = "{2001 + 2 * k}" }}, '
             f'{{ name = "{b}", number = "{2002 + 2 * k}" }}]\n'
         )
+    # no suspicious-score check: with nobody at the console a flag (a result far from double
+    # dummy, found when the board's solution arrives) would hold the final standings back
+    # for the director, as decisions D12 says; this evening is about what leaves the room
     return (
         'schema_version = 1\n[event]\nname = "Club evening"\n[rules]\nscoring = "mp"\n'
+        "[rules.suspicious]\ncheck = false\n"
         '[[sessions]]\nname = "Evening"\ndate = 2026-12-01\nhand_records = "hands.pbn"\n'
         '[[sessions.sections]]\nletter = "A"\nmovement = { kind = "mitchell", '
         f"tables = {TABLES}, rounds = {ROUNDS}, boards_per_round = {BOARDS_PER_ROUND} }}\n"

@@ -46,6 +46,19 @@ def test_the_demo_shows_each_incident_and_the_key_that_settles_it(tmp_path):
     assert "/t/A3?c=" in (tmp_path / "table-links.txt").read_text("utf-8")
     assert f"final results written to {tmp_path / 'demo-results'}" in text
     assert "internal error" not in out.stderr and "refused the director" not in text
+    # the same folder again: the session is over there, said at once (it used to wait)
+    again = subprocess.run(
+        [
+            *(_exe(), "demo", "--tables", "3", "--speed", "1000", "--seed", "1"),
+            *("--dir", str(tmp_path), "--no-console"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert again.returncode == 0, again.stderr
+    assert "this folder's session is over already: give the demo a new --dir" in again.stdout
 
 
 def test_the_demo_is_watchable_by_default():

@@ -54,3 +54,19 @@ def test_an_export_that_cannot_be_written_names_the_file(tmp_path: Path) -> None
         ],
     )
     assert out.exit_code == 1 and "cannot write" in out.output and "notafolder" in out.output
+
+
+def test_two_exports_to_one_file_are_refused(tmp_path: Path) -> None:
+    """The USEBIO file would silently replace the PBN file written a moment before."""
+    store, eid, _ = open_event(tmp_path)
+    store.close()
+    same = str(tmp_path / "event.out")
+    out = CliRunner().invoke(
+        cli,
+        [
+            *("event", "export", "--db", f"sqlite:///{tmp_path / 'event.db'}"),
+            *("--event", str(eid), "--pbn", same, "--usebio", same),
+        ],
+    )
+    assert out.exit_code == 2 and "give each export its own file" in out.output
+    assert not (tmp_path / "event.out").exists()

@@ -379,3 +379,18 @@ def test_a_team_match_line_by_line_and_the_vp_ranking(tmp_path):
         assert abs(Fraction(r["TotalVP"]) - Fraction(ts.record.vp)) <= Fraction(1, 200)
         assert unquote(r["Names"]) == {1: "Lund", 2: "Berg", 3: "Ek", 4: "Holm"}[team]
     store.close()
+
+
+def test_a_session_without_a_date_is_dated_the_day_it_was_played(tmp_path):
+    """PBN 2.1 §3.4.3 Date: the day the game was played. An event file may leave the
+    session's date out; the export then dates it by its first stored result (as the USEBIO
+    export does), never "????.??.??" for a session that was played."""
+    text = EVENT_FILE.read_text("utf-8").replace("date = 2026-12-01\n", "")
+    store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
+    eid = store.create_event(text, base_dir=tmp_path)
+    store.record(eid, results())
+    day = min(r.received_at for r in store.live_results(eid)).date()
+    path = write_pbn(store, eid, tmp_path / "event.pbn")
+    store.close()
+    dates = {b.info["Date"] for b in read_back(path)}
+    assert dates == {day.strftime("%Y.%m.%d")}

@@ -201,3 +201,23 @@ def test_draw_and_standings_rank_the_same_files_alike(tmp_path: Path):
     ]
     draw = draw_json("danish", *files)
     assert [(m["home"], m["away"]) for m in draw["matches"]] == [("T4", "T2"), ("T1", "T3")]
+
+
+def test_a_team_with_no_line_in_a_round_is_warned_of(tmp_path):
+    """A team with neither a match nor a bye in round 1 is a late joiner or a line the
+    scorer forgot: the draw goes on (a late joiner is allowed), and the scorer is told which
+    team and round, so a forgotten line does not go unnoticed into the next draw."""
+    (tmp_path / "teams.csv").write_text("team,name\nT1,A\nT2,B\nT3,C\nT4,D\nT5,E\n", "utf-8")
+    (tmp_path / "matches.csv").write_text(
+        "round,home,away,home_vp,away_vp\n1,T1,T2,12,8\n1,T3,T4,10,10\n", "utf-8"
+    )
+    result = CliRunner().invoke(
+        teams,
+        [
+            *("draw", "swiss", "--teams", str(tmp_path / "teams.csv")),
+            *("--matches", str(tmp_path / "matches.csv"), "--json"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "warning: T5 has no line in round 1 (no match, no bye)" in result.stderr
+    assert json.loads(result.stdout)["round"] == 2

@@ -196,6 +196,14 @@ async def _follow(port: int, rounds: int, show: int, pin: str) -> None:
             except (TimeoutError, ConnectionClosed):
                 return
             msg = json.loads(raw)
+            sections = (msg.get("state") or {}).get("sections") or {}
+            if (
+                msg.get("type") == "snapshot"
+                and sections
+                and all(s.get("final") for s in sections.values())
+            ):  # an earlier demo in this folder played the session to its end
+                click.echo("this folder's session is over already: give the demo a new --dir")
+                return
             if msg.get("type") == "session":
                 td.token = msg["token"]
                 click.echo("  the director starts round 1's clock (console: g)")

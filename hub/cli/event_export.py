@@ -81,6 +81,9 @@ def export(
         wanted.append(lambda store: [_usebio(store, event_id, usebio_file)])
     if html_dir is not None:
         wanted.append(lambda store: _html(store, event_id, html_dir))
+    files = [f.resolve() for f in (json_file, travellers_file, pbn_file, usebio_file) if f]
+    if len(set(files)) < len(files):  # one would overwrite the other without a word
+        raise click.UsageError("give each export its own file")
     if not wanted:
         raise click.UsageError(
             "give --bws DIR, --json FILE, --travellers FILE, --pbn FILE, --usebio FILE "

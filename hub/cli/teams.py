@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from hub.cli.teams_files import FileProblems, read_matches, read_teams
+from hub.cli.teams_files import FileProblems, missing_rounds, read_matches, read_teams
 from hub.cli.teams_standings import standings, tie_break_rule
 from scoring.draw.danish import danish_draw
 from scoring.draw.model import Draw
@@ -97,6 +97,8 @@ def draw_cmd(
         raise click.ClickException(str(e)) from None
     if len(entrants) < 2:
         raise click.ClickException(f"{teams_file}: a draw needs at least two teams (1 listed)")
+    for warning in missing_rounds(entrants, matches):
+        click.echo(f"warning: {warning}", err=True)
     home_rule = HomeRule(home) if home else DEFAULT_HOME.get(method, HomeRule.HIGHER_RANKED)
     if lot_seed is None and method == "monrad" and next_round(matches) == 1:
         lot_seed = secrets.randbelow(2**31)  # round 1 is drawn by lot: record the seed

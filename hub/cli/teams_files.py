@@ -208,3 +208,20 @@ def read_matches(path: Path, teams: list[Team], *, delayed: bool | None = None) 
     if problems:
         raise FileProblems(str(path), sorted(problems))
     return [m for _, m in out]
+
+
+def missing_rounds(teams: list[Team], matches: list[TeamMatch]) -> list[str]:
+    """A line for each team that has no line (no match, no bye) in a round the file has:
+    a late joiner, or a line forgotten (then its VPs and the draw are wrong)."""
+    rounds = sorted({m.round for m in matches})
+    seen = {(m.round, t) for m in matches for t in (m.home, m.away) if t is not None}
+    out = []
+    for team in teams:
+        absent = [r for r in rounds if (r, team.team) not in seen]
+        if absent:
+            listed = ", ".join(str(r) for r in absent)
+            out.append(
+                f"{team.team} has no line in round {listed} (no match, no bye): a late joiner, "
+                "or a line missing from the matches file?"
+            )
+    return out

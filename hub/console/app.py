@@ -46,6 +46,7 @@ from hub.console.desk_view import DeskView
 from hub.console.devices import device_rows
 from hub.console.keys import HELP, KEYS
 from hub.console.login import Connect, Login
+from hub.console.matches import MatchesBook, MatchesView
 from hub.console.pairs_book import PairsBook
 from hub.console.pairs_view import PairsView
 from hub.console.rows import SORTS, calls_rows, clock_line, room_rows, slow_rows, standings_rows
@@ -107,6 +108,7 @@ class ConsoleApp(App[None]):
         self.traveller_tab = Traveller(self, lambda: self.query_one(TravellerTable))
         self.not_played = NotPlayed()  # the Scores tab's boards awaiting a score
         self.pairs_book = PairsBook()  # the Pairs tab's pairs as the commands changed them
+        self.matches_book = MatchesBook()  # the Matches tab's news from the feed (teams)
 
     @property
     def traveller(self) -> list[dict[str, Any]]:
@@ -122,6 +124,8 @@ class ConsoleApp(App[None]):
             with TabPane("Standings", id="standings"):
                 yield Static("", id="standings-note")
                 yield StandingsTable(id="standings-table", zebra_stripes=True)
+            with TabPane("Matches", id="matches"):  # its tab shows in a teams event only
+                yield MatchesView(lambda: self.room.sections, self.matches_book, id="matches-view")
             with TabPane("Calls", id="calls"):
                 yield CallsTable(id="calls-table", cursor_type="row")
             with TabPane("Slow", id="slow"):
@@ -173,6 +177,7 @@ class ConsoleApp(App[None]):
             self.not_played.apply(msg, self.room.sections)
             self.pairs_book.apply(msg)
             self.room.apply(msg)
+            self.matches_book.apply(msg, self.room.sections)
 
     async def command(
         self,

@@ -13,6 +13,7 @@ KEYS: list[BindingType] = [
     Binding("s", "tab('standings')", "Standings"),
     Binding("v", "overall", "Overall", show=False),
     Binding("m", "measure", "MP%/points", show=False),
+    Binding("x", "tab('matches')", "Matches", show=False),
     Binding("c", "tab('calls')", "Calls"),
     Binding("w", "tab('slow')", "Slow"),
     Binding("l", "tab('log')", "Log"),
@@ -85,5 +86,5 @@ HELP = """Keys
   f  room filter: every section, then one section at a time; the clock
      keys then act on that section only
   i  log in: the director's PIN (asked for when missing or refused)
-  ?  this help
+  x  matches (teams): tables, IMPs, VPs, boards out   ?  this help
   q  quit"""

@@ -15,7 +15,8 @@ from scoring.errors import ScoringInputError
 from scoring.matchpoints import AdjustedMethod
 from scoring.standings import PAIR_TIE_BREAKS
 from scoring.suspicious import SuspicionLimits
-from scoring.team_standings import TEAM_TIE_BREAKS
+from scoring.team_tie_criteria import CRITERIA
+from scoring.team_ties import ENDS, RULES, rule_from_names
 from scoring.vp_scale import BUILT_IN
 
 
@@ -155,17 +156,24 @@ class Rules(Strict):
     slow_play: PenaltyScaleModel | None = None
     late_arrival: PenaltyScaleModel | None = None
 
+    @field_validator("tie_breaks", mode="before")
+    @classmethod
+    def _one_name(cls, v: object) -> object:
+        """A rule's name may be given alone: ``tie_breaks = "wbf"``."""
+        return [v] if isinstance(v, str) else v
+
     @field_validator("tie_breaks")
     @classmethod
     def _tie_breaks(cls, v: list[str], info: ValidationInfo) -> list[str]:
         scoring = info.data.get("scoring")
-        known = TEAM_TIE_BREAKS if scoring is Scoring.TEAMS else PAIR_TIE_BREAKS
+        if scoring is Scoring.TEAMS:
+            return _team_tie_breaks(v)
         for i, name in enumerate(v):
-            if name not in known:
+            if name not in PAIR_TIE_BREAKS:
                 raise ValueError(
                     f"item {i}, {name!r}, is not a tie-break for "
                     f"{getattr(scoring, 'value', '?')} scoring; use "
-                    f"{', '.join(known)}"
+                    f"{', '.join(PAIR_TIE_BREAKS)}"
                 )
         return v
 
@@ -175,3 +183,20 @@ class Rules(Strict):
         if v not in BUILT_IN and not v.endswith(".csv"):
             raise ValueError(f"{v!r} is neither {' nor '.join(BUILT_IN)} nor a .csv table file")
         return v
+
+
+def _team_tie_breaks(v: list[str]) -> list[str]:
+    """A team event's rule (``scoring.team_ties.RULES``) alone, or a chain of its criteria
+    ending maybe in ``lot``, ``play_off`` or ``sudden_death``."""
+    choices = (
+        f"use one rule alone ({', '.join(RULES)}) or a chain of "
+        f"{', '.join(CRITERIA)}, ending maybe in {', '.join(ENDS)}"
+    )
+    for i, name in enumerate(v):
+        if name not in CRITERIA and name not in ENDS and name not in RULES:
+            raise ValueError(f"item {i}, {name!r}, is not a tie-break for teams scoring; {choices}")
+    try:
+        rule_from_names(v)
+    except ValueError as e:
+        raise ValueError(f"{e}; {choices}") from None
+    return v

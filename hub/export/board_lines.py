@@ -5,12 +5,13 @@ report (``hub/report/build.py``) builds the same for its travellers."""
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections import defaultdict
 
 from hub.standings.left_out import usable_lines
 from hub.standings.rebuild import SectionView, traveller_line
-from hub.store.store import StoredResult
+from hub.store.store import Store, StoredResult
 from scoring.board_score import ScoredLine
 from scoring.traveller import TravellerLine
 
@@ -45,3 +46,9 @@ def board_lines(results: list[StoredResult], export: str) -> BoardLines:
             log.warning("%s: %s", export, item.text())
         out[board] = good
     return out
+
+
+def first_result_day(store: Store, event_id: int) -> dt.date | None:
+    """The session's day when the event file gives none: that of its first result."""
+    times = [r.received_at for r in store.live_results(event_id) if r.received_at]
+    return min(times).date() if times else None

@@ -39,7 +39,7 @@ from typing import Any
 from hub.event.event_file import EventFile, Scoring
 from hub.event.hand_records import section_deals
 from hub.event.pair_labels import PairLabels
-from hub.export.board_lines import BoardLines, board_lines, scored_lines
+from hub.export.board_lines import BoardLines, board_lines, first_result_day, scored_lines
 from hub.export.pbn_format import (
     ARTIFICIAL,
     IRRELEVANT,
@@ -106,8 +106,10 @@ def event_games(store: Store, event_id: int) -> list[Game]:
         event, {s: store.hand_records(event_id, s) for s in range(len(event.sessions))}
     )
     games: list[Game] = []
+    played = first_result_day(store, event_id)  # a session without a date: when it was played
     for session in event.sessions:
-        date = session.date.strftime("%Y.%m.%d") if session.date else "????.??.??"
+        day = session.date or played
+        date = day.strftime("%Y.%m.%d") if day else "????.??.??"
         for section in session.sections:
             view = views.get(section.letter)
             if view is None:

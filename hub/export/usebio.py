@@ -22,7 +22,6 @@ each board's traveller with the team numbers as NS and EW and no points elements
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from importlib.metadata import PackageNotFoundError, version
@@ -33,7 +32,7 @@ from hub.event.event_file import EventFile
 from hub.event.event_rules import MatchpointOptions
 from hub.event.pair_labels import PairLabels
 from hub.export import usebio_cells as cells
-from hub.export.board_lines import board_lines, scored_lines
+from hub.export.board_lines import board_lines, first_result_day, scored_lines
 from hub.export.usebio_build import usebio_tree
 from hub.export.usebio_model import (
     Board,
@@ -82,7 +81,7 @@ def usebio_event(store: Store, event_id: int) -> Event:
         program_version=_program_version(),
         winner_type=1 if event_type is EventType.TEAMS else winners,
         title=session.name,
-        date=cells.date_text(session.date or _first_result_day(store, event_id)),
+        date=cells.date_text(session.date or first_result_day(store, event_id)),
         venue=event.event.venue or "",
         session_count=len(event.sessions),
         sections=tuple(sections),
@@ -225,12 +224,6 @@ def _hands(store: Store, event_id: int, event: EventFile) -> dict[int, tuple[Han
         for board, deal in sorted(store.hand_records(event_id, index).items()):
             out.setdefault(board, cells.hands_of(deal))
     return out
-
-
-def _first_result_day(store: Store, event_id: int) -> dt.date | None:
-    """The session's day when the event file gives none: that of its first result."""
-    times = [r.received_at for r in store.live_results(event_id) if r.received_at]
-    return min(times).date() if times else None
 
 
 def _program_version() -> str:

@@ -20,6 +20,7 @@ from hub.live.gateway import TerminalGateway
 from hub.live.intake import Intake
 from hub.live.port_views import HandView
 from hub.live.suspicious_scores import SuspiciousScores
+from hub.live.team_matches import round_matches
 from hub.live.views import LiveViews
 from hub.store.store import LiveLine, Store, StoredResult
 
@@ -119,6 +120,7 @@ class Scores:
         key = (stored.section, stored.board)
         self._version[key] = self._version.get(key, 0) + 1
         self.views.result_stored(line)
+        self.publish_matches(stored.section)
         if self.suspicious.put(line):
             self.publish_flags(stored.section, stored.board)
             self._flags_changed(stored.section)
@@ -149,6 +151,14 @@ class Scores:
         flags = [f.as_dict() for f in self.suspicious.board_flags(section, board)]
         self.feed.publish("suspicious", section=section, board=board, flags=flags)
 
+    def publish_matches(self, section: str) -> None:
+        """A teams section's scores changed: its round's matches to the feed."""
+        movement = self.intake.movements.get(section)
+        if self.views.unit(section) == "VP" and movement is not None:
+            rnd = self.current_round(section)
+            matches = round_matches(self.views.sections.get(section), movement, section, rnd)
+            self.feed.publish("matches", section=section, round=rnd, matches=matches)
+
     async def changed(
         self, section: str, board: int, why: str, table: int | None, rnd: int | None
     ) -> None:
@@ -161,6 +171,7 @@ class Scores:
                 break
         self.intake.board_changed(section, board, live)
         self.views.reload_board(section, board, lines)
+        self.publish_matches(section)
         if self.suspicious.reload(section, board, lines):
             self.publish_flags(section, board)
         self.feed.publish("board_changed", section=section, board=board, why=why)

@@ -18,6 +18,7 @@ from hub.live.publication import Publication
 from hub.live.rounds import Rounds
 from hub.live.slow_play import minutes_off_pace
 from hub.live.suspicious_scores import SuspiciousScores
+from hub.live.team_matches import round_matches
 from hub.live.views import LiveViews
 from hub.standings.rows import label_rows
 from hub.store.store import Store
@@ -88,6 +89,10 @@ class Snapshots:
             "unit": self.views.unit(letter),
             "kind": "teams" if self.views.unit(letter) == "VP" else "pairs",
             "published": self.publication.snapshot(letter),
+            # a teams section's matches of the round ([] at pairs): the console's Matches tab
+            "matches": round_matches(
+                self.views.sections.get(letter), state.movement, letter, state.round
+            ),
         }
 
     def behind(self, letter: str, now: float) -> dict[int, float]:

@@ -22,6 +22,7 @@ from scoring.methods import kind_of
 from scoring.standings import Standing, Tally, standings_by_direction
 from scoring.team_match import MatchResult, TeamBoard, score_match
 from scoring.team_standings import PlayedMatch, TeamStanding, team_standings
+from scoring.team_ties import rule_from_names
 from scoring.traveller import Artificial, Traveller, TravellerLine
 
 _PLAYS: dict[tuple[str, str | None, int | None, int], tuple[int, Play]] = {}
@@ -119,7 +120,8 @@ def teams_view(
             if boards:
                 result: MatchResult = score_match(boards, scale=scale)
                 matches.append(PlayedMatch(row.ns_pair, row.ew_pair, result))
-    ranked = team_standings(matches, event.rules.tie_breaks, lot_seed=event.rules.lot_seed)
+    rule = rule_from_names(event.rules.tie_breaks)  # the one team engine, as the CLI's
+    ranked = team_standings(matches, rule, lot_seed=event.rules.lot_seed)
     return SectionView(section, movement, [], None, {}, matches, ranked, bad)
 
 

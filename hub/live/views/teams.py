@@ -1,7 +1,8 @@
 """Live scores of a teams section: each match is its two tables (open room: home team NS;
 closed room: home team EW). A result rescores only its own match: board IMPs where both rooms
 have played, match IMPs and VPs on the event's scale; the standings rank the matches with
-the event's tie-breaks. ``hub.standings.rebuild.teams_view`` is the batch reference.
+the event's tie-break rule (``scoring.team_ties``, as ``bridgehub teams standings`` does).
+``hub.standings.rebuild.teams_view`` is the batch reference.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from scoring.board_score import BoardScore
 from scoring.imps import imps
 from scoring.team_match import TeamBoard, score_match
 from scoring.team_standings import PlayedMatch, team_standings
+from scoring.team_ties import rule_from_names
 
 Key = tuple[int, int, int]  # table, round, board
 MatchKey = tuple[int, int]  # the match's place in the movement's list, round
@@ -39,7 +41,7 @@ class TeamsLive:
     ) -> None:
         self.section = section
         self.scale = load_scale(event.rules.vp_scale)
-        self.tie_breaks = tuple(event.rules.tie_breaks)
+        self.rule = rule_from_names(event.rules.tie_breaks)
         self.lot_seed = event.rules.lot_seed
         self.names = dict(names)
         # table → (match index, open table, closed table)
@@ -131,6 +133,12 @@ class TeamsLive:
         return True
 
     # -- views out -------------------------------------------------------------------------
+    def match(self, open_table: int, rnd: int) -> PlayedMatch | None:
+        """The match at ``open_table``'s pair of tables in round ``rnd`` as the standings
+        score it now (None before a board is played in both rooms)."""
+        where = self._match_of.get(open_table)
+        return None if where is None else self._matches.get((where[0], rnd))
+
     def matches(self) -> list[PlayedMatch]:
         """The matches scored so far, in the movement's order (match, then round)."""
         return [self._matches[k] for k in sorted(self._matches)]
@@ -144,7 +152,7 @@ class TeamsLive:
             matches = self.matches()
             ranked = team_standings(
                 matches,
-                self.tie_breaks,
+                self.rule,
                 vp_adjustments=self._vp_adjustments or None,
                 lot_seed=self.lot_seed,
             )

@@ -1,0 +1,70 @@
+"""The matches of a teams section's round as the console's Matches tab draws them: both
+tables (open room: home NS; closed room: home EW), the two teams, running IMPs and VPs on
+the event's scale, and the boards still out (not yet played in both rooms).
+
+The match's IMPs and VPs are the live standings' own (``TeamsLive.match``); the boards
+still out are read from the tables' travellers. Exact values travel as strings (decisions
+D4), beside no display: the client rounds them.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from hub.event.movement.model import Movement, MovementRow
+from hub.live.views import SectionScores, TeamsLive, TravellerRow
+
+
+def round_matches(
+    live: SectionScores | None, movement: Movement, section: str, rnd: int
+) -> list[dict[str, Any]]:
+    """Every match of round ``rnd``, in the movement's order; [] for a pairs section."""
+    if not isinstance(live, TeamsLive):
+        return []
+    out = []
+    for number, (open_t, closed_t) in enumerate(movement.layout.matches, start=1):
+        row = movement.row(section, open_t, rnd)
+        if row is None or not (row.ns_pair and row.ew_pair):
+            continue
+        out.append(_match(live, row, number, closed_t))
+    return out
+
+
+def _match(live: TeamsLive, row: MovementRow, number: int, closed_t: int) -> dict[str, Any]:
+    home, away = row.ns_pair, row.ew_pair
+    out = [b for b in row.boards if _rooms(live, b, row.table, row.round, home) is None]
+    played = live.match(row.table, row.round)  # as the standings score it
+    result = None if played is None else played.result
+    return {
+        "match": number,
+        "round": row.round,
+        "open_table": row.table,
+        "closed_table": closed_t,
+        "home": home,
+        "away": away,
+        "home_name": live.names.get(home, ""),
+        "away_name": live.names.get(away, ""),
+        "boards": list(row.boards),
+        "out": out,
+        "scored": 0 if result is None else result.boards_scored,
+        "home_imps": _exact(None if result is None else result.home_imps),
+        "away_imps": _exact(None if result is None else result.away_imps),
+        "home_vp": _exact(None if result is None else result.home_vp),
+        "away_vp": _exact(None if result is None else result.away_vp),
+    }
+
+
+def _rooms(
+    live: TeamsLive, board: int, open_t: int, rnd: int, home: int
+) -> tuple[TravellerRow, TravellerRow] | None:
+    """The open and the closed room's lines of the board; None while either is out."""
+    view = live.traveller(board, open_t, rnd)
+    if view is None or len(view.rows) != 2:
+        return None
+    first, second = view.rows
+    return (first, second) if first.ns_pair == home else (second, first)
+
+
+def _exact(x: Fraction | None) -> str | None:
+    return None if x is None else str(x)
