@@ -57,7 +57,11 @@ class TeamBoard:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    """A scored match from both teams' sides (home first)."""
+    """A scored match from both teams' sides (home first).
+
+    ``*_carry_over`` are the IMPs each side's match total starts from: its carry-over less
+    its IMP penalties (``*_penalty``, the part of it that is a penalty), so the VPs, the
+    IMP totals and the tie-breaks all see the penalty."""
 
     boards_scored: int
     home_imps: Fraction
@@ -70,6 +74,26 @@ class MatchResult:
     away_boards_won: int
     home_points: int
     away_points: int
+    home_penalty: Fraction = Fraction(0)
+    away_penalty: Fraction = Fraction(0)
+
+    def swapped(self) -> MatchResult:
+        """The same match seen from the away team's side (away first)."""
+        return MatchResult(
+            self.boards_scored,
+            self.away_imps,
+            self.home_imps,
+            self.away_carry_over,
+            self.home_carry_over,
+            self.away_vp,
+            self.home_vp,
+            self.away_boards_won,
+            self.home_boards_won,
+            self.away_points,
+            self.home_points,
+            self.away_penalty,
+            self.home_penalty,
+        )
 
     @property
     def margin(self) -> Fraction:
@@ -89,8 +113,13 @@ def score_match(
     home_carry_over: Fraction | int = 0,
     away_carry_over: Fraction | int = 0,
     interpolate: bool = False,
+    home_penalty: Fraction | int = 0,
+    away_penalty: Fraction | int = 0,
 ) -> MatchResult:
     """Score a match; VPs use the scale for the number of boards actually scored.
+
+    ``*_penalty``: IMPs a team's total loses before the VPs are worked out (the TD's IMP
+    penalties: seed 000 KO slow play 3 IMP, seed 002 KO 1 IMP per started minute).
 
     A board counts as won by the side whose net points are positive (seed 000: a
     difference of 10 points wins a board even with no IMP). Fractional IMP margins go to
@@ -107,7 +136,8 @@ def score_match(
     nets = [b.net for b in scored if b.net is not None]
     home_pts = sum(n for n in nets if n > 0)
     away_pts = sum(-n for n in nets if n < 0)
-    hco, aco = Fraction(home_carry_over), Fraction(away_carry_over)
+    hpen, apen = Fraction(home_penalty), Fraction(away_penalty)
+    hco, aco = Fraction(home_carry_over) - hpen, Fraction(away_carry_over) - apen
     vp_h = vp_a = None
     if scale is not None and scored:
         margin = (home + hco) - (away + aco)
@@ -131,6 +161,8 @@ def score_match(
         away_boards_won=sum(1 for n in nets if n < 0),
         home_points=home_pts,
         away_points=away_pts,
+        home_penalty=hpen,
+        away_penalty=apen,
     )
 
 

@@ -28,6 +28,7 @@ from drivers.protocol.messages import (
     DeviceKind,
     Hello,
     Logon,
+    MatchScore,
     Message,
     NakCode,
     NextSeating,
@@ -274,6 +275,8 @@ class VirtualTerminal:
                 self._settings(msg)
             elif isinstance(msg, NextSeating):
                 self._next_seating(msg)
+            elif isinstance(msg, MatchScore):  # a team match's score: VP hundredths
+                self.log.shown.append(f"match {msg.home}-{msg.away}: {msg.home_vp}-{msg.away_vp}")
             if isinstance(msg, Assignment):
                 self._assign(msg)
             if msg.NEEDS_ACK:

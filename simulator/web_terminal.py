@@ -257,6 +257,8 @@ class WebTerminal:
             self.log.shown.append(str(msg.get("text", "")))
         elif kind == "next_seating":
             self._next_seating(msg)
+        elif kind == "match_score":  # a team match's running score: the home team's VP
+            self.log.shown.append(f"match {msg.get('home')}: {msg.get('home_vp_text')} VP")
 
     async def _answer(self, answer: Json) -> None:
         mid = answer.get("id")

@@ -312,6 +312,13 @@ CASES += [
          "most +3", CONSOLE, ("hub", "enter_result", enter(result="+8"))),
     Case(T, "enter-round-unknown", "enter_result round 12", "round 12 is not in the movement "
          "(rounds 1-9)", CONSOLE, ("hub", "enter_result", enter(round=12))),
+    Case(T, "penalty-amount-negative", "add_penalty amount '-3'", "amount: needs an exact "
+         'amount above 0, as "3", "1.5" or "1/2", not \'-3\'', CONSOLE,
+         ("args", "add_penalty", {"section": "A", "table": 1, "round": 1, "amount": "-3",
+                                  "unit": "VP", "payer": "NS", "reason": "phone"})),
+    Case(T, "draw-of-a-fixed-movement", "draw_show in a pairs Howell", "section A is not drawn "
+         "while it runs: its movement is fixed (a Swiss, Danish or Monrad section has draw = "
+         "... in its movement)", CONSOLE, ("hub", "draw_show", {"section": "A"})),
     Case(T, "no-flag-to-clear", "contract_valid on a board with no flag", "no suspicious-"
          "score flag is open on board 3 at table A1 round 1", CONSOLE,
          ("hub", "contract_valid", {"section": "A", "board": 3, "table": 1, "round": 1})),

@@ -34,7 +34,9 @@ class ResultView(Message):
     """The table's own score and the board's traveller as scored at that moment, when the
     event shows travellers: after each result of this table is accepted (a correction
     too), and again when the director changes the board during the table's round. It is
-    not refreshed when later tables play the board (a board played once shows 50 %)."""
+    not refreshed when later tables play the board (a board played once shows 50 %), but
+    in a teams event the other room's table of the match gets it again when the second room
+    plays the board during the round: both rooms' results and the IMPs."""
 
     section: str = f(STR8)
     board: int = f(U16)
@@ -145,3 +147,28 @@ class HandRecord(Message):
     par_score: int = f(I32, "the par score to NS (negative: to EW)", 0)
     par: str = f(TEXT8, "the par as text: NS 620: 4♥ N, 4♥ S", "")
     makeable: str = f(TEXT8, "the makeable contracts as text: NS 4♥, EW 3♣", "")
+
+
+@message(0x29, "hub → terminal")
+@dataclass(frozen=True, slots=True)
+class MatchScore(Message):
+    """The running score of the table's team match (teams events), when the event shows
+    travellers and the round's rankings are not hidden (``hide_rankings_last_rounds``):
+    once the table has a result on every board of the round (the end of its segment),
+    and again each time the other room brings a board to compare or the director changes
+    one of the round's boards. The home team sits NS in the open room and EW in the
+    closed room; IMPs are those won by each side over the boards played in both rooms,
+    VPs on the event's scale for those boards."""
+
+    section: str = f(STR8)
+    round: int = f(U16)
+    home: int = f(U16, "the home team")
+    away: int = f(U16, "the away team")
+    home_imps: int = f(I32, "IMPs won by the home team, hundredths")
+    away_imps: int = f(I32, "IMPs won by the away team, hundredths")
+    home_vp: int = f(I32, "the home team's VPs, hundredths")
+    away_vp: int = f(I32, "the away team's VPs, hundredths")
+    scored: int = f(U16, "boards the score is over (played in both rooms)")
+    out: int = f(U16, "boards of the round not yet played in both rooms")
+    home_name: str = f(TEXT8, "the home team's name", "")
+    away_name: str = f(TEXT8, "the away team's name", "")

@@ -28,6 +28,7 @@ from hub.api.command_args import (
 )
 from hub.api.command_words import needs, refusal
 from hub.api.desk_models import DESK_COMMANDS
+from hub.api.draw_models import DRAW_COMMANDS
 from hub.api.pair_models import PAIR_COMMANDS
 from hub.api.server import CommandError
 
@@ -187,6 +188,24 @@ class WaivePenalty(CommandArgs):
     penalty: RowId
 
 
+class AddPenalty(CommandArgs):
+    """A penalty the director gives (seed 000's mobile phone: 3 VP or 15 IMP; seed 002's:
+    2 VP or 6 IMP): `amount` (exact, `"3"`, `"1/2"`, `"1.5"`) in `unit`, paid by the side(s)
+    at `table` in `round` (`payer`: NS, EW, both, `shared` half each), with the `reason`.
+    Stored confirmed and audited; the standings change (at teams an IMP penalty comes off
+    the team's match of that round, before the VPs)."""
+
+    section: Section
+    table: Table
+    round: Round
+    amount: Annotated[
+        str, StringConstraints(strip_whitespace=True, pattern=r"^[0-9]{1,4}([./][0-9]{1,4})?$")
+    ] = Field(description='an exact amount above 0, as "3", "1.5" or "1/2"')
+    unit: Literal["VP", "IMP", "percent_of_top"]
+    payer: Literal["NS", "EW", "both", "shared"]
+    reason: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+
+
 COMMANDS: dict[str, type[CommandArgs]] = {
     "start_clock": StartClock,
     "next_round": NextRound,
@@ -207,9 +226,11 @@ COMMANDS: dict[str, type[CommandArgs]] = {
     "message": Message,
     "confirm_penalty": ConfirmPenalty,
     "waive_penalty": WaivePenalty,
+    "add_penalty": AddPenalty,
 }
 COMMANDS.update(PAIR_COMMANDS)  # late pairs, withdrawals, substitutes, names, movements
 COMMANDS.update(DESK_COMMANDS)  # the director's desk: any board's score, slips, held
+COMMANDS.update(DRAW_COMMANDS)  # team events drawn while they run: the next round's draw
 
 
 class LoadHandRecords(CommandArgs):

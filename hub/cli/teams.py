@@ -14,16 +14,12 @@ from pathlib import Path
 import click
 
 from hub.cli.teams_files import FileProblems, missing_rounds, read_matches, read_teams
+from hub.cli.teams_live_draw import live_draw
 from hub.cli.teams_standings import standings, tie_break_rule
-from scoring.draw.danish import danish_draw
+from scoring.draw.methods import DEFAULT_RULE, next_draw
 from scoring.draw.model import Draw
-from scoring.draw.monrad import monrad_draw
 from scoring.draw.seating import HomeRule
-from scoring.draw.standing import DANISH_RULE, MONRAD_RULE, SWISS_RULE
-from scoring.draw.swiss import next_round, swiss_draw
-
-DEFAULT_HOME = {"swiss": HomeRule.HIGHER_NUMBER, "danish": HomeRule.HIGHER_RANKED}
-DEFAULT_RULE = {"swiss": SWISS_RULE, "danish": DANISH_RULE, "monrad": MONRAD_RULE}
+from scoring.draw.swiss import next_round
 
 
 def draw_json(draw: Draw) -> dict:
@@ -43,12 +39,12 @@ def teams() -> None:
 
 
 @teams.command("draw")
-@click.argument("method", type=click.Choice(["swiss", "danish", "monrad"]))
+@click.argument("method", type=click.Choice(["swiss", "danish", "monrad"]), required=False)
 @click.option(
     "--teams",
     "teams_file",
     type=click.Path(dir_okay=False, path_type=Path),
-    required=True,
+    default=None,
     help="TEAMS.csv: team,name[,masterpoints][,number]",
 )
 @click.option(
@@ -74,19 +70,39 @@ def teams() -> None:
     default=None,
     help="Home team: higher-number (swiss default) or higher-ranked (danish, monrad).",
 )
+@click.option("--db", "db_url", default=None, help="A live event's store (with --event).")
+@click.option("--event", "event_id", type=int, default=None, help="The live event (with --db).")
+@click.option("--section", default=None, help="Its drawn section (with --db; if several).")
+@click.option("--publish", is_flag=True, help="With --db: publish the draw (no hub running).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def draw_cmd(
-    method: str,
-    teams_file: Path,
+    method: str | None,
+    teams_file: Path | None,
     matches_file: Path | None,
     delayed: bool,
     tie_break: tuple[str, ...],
     lot_seed: int | None,
     home: str | None,
+    db_url: str | None,
+    event_id: int | None,
+    section: str | None,
+    publish: bool,
     as_json: bool,
 ) -> None:
     """The next round's draw: Swiss (top-down without repeats), Danish (1v2, 3v4 …) or
-    Monrad / Gröna Hissen (untangled from the bottom)."""
+    Monrad / Gröna Hissen (untangled from the bottom). From CSV files (METHOD --teams
+    [--matches]), or a live event's next draw (--db URL --event ID [--publish])."""
+    if db_url is not None or event_id is not None:
+        if db_url is None or event_id is None or method or teams_file:
+            raise click.UsageError(
+                "a live event's draw takes --db and --event (no METHOD, no --teams)"
+            )
+        live_draw(db_url, event_id, section, publish, as_json)
+        return
+    if method is None or teams_file is None:
+        raise click.UsageError("give METHOD and --teams (or --db and --event for a live event)")
+    if publish or section:
+        raise click.UsageError("--publish and --section are for a live event (--db, --event)")
     if delayed and method != "swiss":
         raise click.UsageError("--delayed is for a Swiss draw")
     rule = tie_break_rule(tie_break) if tie_break else DEFAULT_RULE[method]
@@ -99,7 +115,7 @@ def draw_cmd(
         raise click.ClickException(f"{teams_file}: a draw needs at least two teams (1 listed)")
     for warning in missing_rounds(entrants, matches):
         click.echo(f"warning: {warning}", err=True)
-    home_rule = HomeRule(home) if home else DEFAULT_HOME.get(method, HomeRule.HIGHER_RANKED)
+    home_rule = HomeRule(home) if home else None
     if lot_seed is None and method == "monrad" and next_round(matches) == 1:
         lot_seed = secrets.randbelow(2**31)  # round 1 is drawn by lot: record the seed
         click.echo(
@@ -108,19 +124,15 @@ def draw_cmd(
             err=True,
         )
     try:
-        if method == "swiss":
-            draw = swiss_draw(
-                entrants,
-                matches,
-                delayed=delayed,
-                rule=rule,
-                home_rule=home_rule,
-                lot_seed=lot_seed,
-            )
-        elif method == "danish":
-            draw = danish_draw(entrants, matches, rule=rule, home_rule=home_rule, lot_seed=lot_seed)
-        else:
-            draw = monrad_draw(entrants, matches, rule=rule, home_rule=home_rule, lot_seed=lot_seed)
+        draw = next_draw(
+            method,
+            entrants,
+            matches,
+            delayed=delayed,
+            rule=rule,
+            home_rule=home_rule,
+            lot_seed=lot_seed,
+        )
     except ValueError as e:
         raise click.ClickException(str(e)) from None
     if as_json:

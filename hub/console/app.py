@@ -44,6 +44,7 @@ from hub.console.decisions import Decisions
 from hub.console.desk_state import NotPlayed
 from hub.console.desk_view import DeskView
 from hub.console.devices import device_rows
+from hub.console.draw_keys import DrawKeys
 from hub.console.keys import HELP, KEYS
 from hub.console.login import Connect, Login
 from hub.console.matches import MatchesBook, MatchesView
@@ -104,6 +105,7 @@ class ConsoleApp(App[None]):
         self._log_seen = 0  # log lines already on the Log tab
         self.commands = Commands(send, self.room, self.login.ask if connect else None)
         self.clock_keys = ClockKeys(self)
+        self.draw_keys = DrawKeys(self)
         self.decisions = Decisions(self)
         self.traveller_tab = Traveller(self, lambda: self.query_one(TravellerTable))
         self.not_played = NotPlayed()  # the Scores tab's boards awaiting a score
@@ -246,6 +248,9 @@ class ConsoleApp(App[None]):
 
     def action_next_round(self) -> None:
         self.clock_keys.next_round()
+
+    async def action_draw(self) -> None:
+        await self.draw_keys.show()
 
     def action_break(self) -> None:
         self.clock_keys.take_break()

@@ -14,6 +14,7 @@ KEYS: list[BindingType] = [
     Binding("v", "overall", "Overall", show=False),
     Binding("m", "measure", "MP%/points", show=False),
     Binding("x", "tab('matches')", "Matches", show=False),
+    Binding("D", "draw", "Draw", show=False),
     Binding("c", "tab('calls')", "Calls"),
     Binding("w", "tab('slow')", "Slow"),
     Binding("l", "tab('log')", "Log"),
@@ -87,4 +88,7 @@ HELP = """Keys
      keys then act on that section only
   i  log in: the director's PIN (asked for when missing or refused)
   x  matches (teams): tables, IMPs, VPs, boards out   ?  this help
+  D  the next round's draw of a Swiss, Danish or Monrad: shown match by
+     match, published when you confirm (refused while the round it is drawn
+     from is in play)
   q  quit"""

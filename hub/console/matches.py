@@ -2,9 +2,10 @@
 each teams section's current round: its tables (open room, closed room), home v away, the
 running IMPs and VPs, and the boards still out (not yet played in both rooms).
 
-The snapshot's ``sections.<letter>.matches`` and the feed's ``matches`` events keep them;
-a new round (``round_started``) shows its matches at once, from the new seating, with
-every board out. Exact values come as strings (decisions D4) and are shown to two places.
+The snapshot's ``sections.<letter>.matches`` and the feed's ``matches`` and ``match``
+events keep them (``hub.api.match_news``, as the result screen does); a new round
+(``round_started``) shows its matches at once, from the new seating, with every board out.
+Exact values come as strings (decisions D4) and are shown to two places.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static, TabbedContent
 
+from hub.api.match_news import next_round, take_matches
 from hub.console.rows import Row
 from hub.console.tables import ConsoleTable
 from scoring.numbers import display
@@ -42,40 +44,15 @@ class MatchesBook:
         sec = sections.get(str(msg.get("section")))
         if sec is None:
             return
-        if msg.get("event") == "matches":
-            sec["matches"] = list(msg.get("matches") or [])
+        if msg.get("event") in ("matches", "match"):  # the round's list, or one match
+            sec["matches"] = take_matches(sec.get("matches") or [], msg)
+            self.dirty = True
+        elif msg.get("event") in ("draw_published", "round_complete") and sec.get("draw"):
+            sec["draw"] = drawn_now(sec["draw"], msg, int(sec.get("rounds") or 0))
             self.dirty = True
         elif msg.get("event") == "round_started" and sec.get("matches") and "tables" in msg:
-            sec["matches"] = new_round(sec, int(msg["round"]), msg["tables"])
+            sec["matches"] = next_round(sec["matches"], int(msg["round"]), msg["tables"])
             self.dirty = True
-
-
-def new_round(sec: dict[str, Any], rnd: int, tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The matches of a round just started: the same tables meet (the movement's matches
-    do not change), seated as the new round's tables say; nothing scored yet."""
-    seated = {t["table"]: t for t in tables}
-    names = sec.get("pairs") or {}
-    out = []
-    for m in sec.get("matches") or []:
-        t = seated.get(m["open_table"])
-        if t is None or not (t.get("ns") and t.get("ew")):
-            continue
-        home, away = t["ns"], t["ew"]
-        out.append(
-            {
-                **m,
-                "round": rnd,
-                "home": home,
-                "away": away,
-                "home_name": (names.get(str(home)) or {}).get("names", ""),
-                "away_name": (names.get(str(away)) or {}).get("names", ""),
-                "boards": list(t["boards"]),
-                "out": list(t["boards"]),
-                "scored": 0,
-                **dict.fromkeys(("home_imps", "away_imps", "home_vp", "away_vp")),
-            }
-        )
-    return out
 
 
 def score_pair(home: str | None, away: str | None) -> str:
@@ -118,6 +95,28 @@ def match_rows(sections: dict[str, dict[str, Any]]) -> list[tuple[str, Row]]:
     return rows
 
 
+def drawn_now(draw: dict[str, Any], msg: dict[str, Any], rounds: int) -> dict[str, Any]:
+    """A drawn section's draw state after a published draw, or after a round over with no
+    draw for the next one yet (the room waits; not after the last round)."""
+    rnd = int(msg.get("round") or 0)
+    if msg.get("event") == "draw_published":
+        return {**draw, "drawn": rnd, "waiting": False}
+    return {**draw, "waiting": int(draw.get("drawn") or 0) <= rnd < rounds}
+
+
+def draw_notes(sections: dict[str, dict[str, Any]]) -> list[str]:
+    """A line for each section waiting for its next draw (D19): the key that shows it."""
+    out = []
+    for letter in sorted(sections):
+        draw = sections[letter].get("draw") or {}
+        if draw.get("waiting"):
+            out.append(
+                f"Section {letter}: round {int(draw['drawn']) + 1} waits for its "
+                f"{draw['method']} draw: D shows it, to publish"
+            )
+    return out
+
+
 class MatchesTable(ConsoleTable):
     """Every match of the current round. Lives on the Textual app's event loop."""
 
@@ -158,5 +157,6 @@ class MatchesView(Vertical):
         self.book.dirty, self._seen = False, sections
         self.show_tab(any(s.get("kind") == "teams" for s in sections.values()))
         rows = match_rows(sections)
-        self.query_one("#matches-note", Static).update("" if rows else NONE_NOTE)
+        note = "\n".join(draw_notes(sections)) or ("" if rows else NONE_NOTE)
+        self.query_one("#matches-note", Static).update(note)
         self.query_one(MatchesTable).fill(rows)

@@ -7,8 +7,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
+from hub.event.strict import Strict
+from hub.event.team_rules import TeamRules
 from scoring.butler import DatumRounding, DropRule
 from scoring.cross_imps import CrossImpDivisor
 from scoring.errors import ScoringInputError
@@ -18,12 +20,6 @@ from scoring.suspicious import SuspicionLimits
 from scoring.team_tie_criteria import CRITERIA
 from scoring.team_ties import ENDS, RULES, rule_from_names
 from scoring.vp_scale import BUILT_IN
-
-
-class Strict(BaseModel):
-    """Every event-file table: unknown keys refused, values frozen."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Scoring(StrEnum):
@@ -155,6 +151,7 @@ class Rules(Strict):
     suspicious: SuspiciousScores = Field(default_factory=SuspiciousScores)
     slow_play: PenaltyScaleModel | None = None
     late_arrival: PenaltyScaleModel | None = None
+    teams: TeamRules = Field(default_factory=TeamRules)
 
     @field_validator("tie_breaks", mode="before")
     @classmethod

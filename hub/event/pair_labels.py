@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from hub.event.event_file import Pair, direction_problem
+from hub.event.event_sections import Pair, direction_problem
 from hub.event.movement.model import Movement, MovementKind
 from hub.event.problems import number_ranges
 

@@ -35,30 +35,42 @@ def _toml_string(value: str) -> str:
 
 
 def anchor_vp_table(text: str, base_dir: Path | None, source: str = "event file") -> str:
-    """The event file's text with its VP table file (``rules.vp_scale``, a relative path)
-    made absolute against ``base_dir``, the event file's folder; the table is read and
-    checked now, so a missing or malformed table stops ``event create``, not the evening.
-    Built-in scales and absolute paths leave the text as it is; so does ``base_dir`` None
-    (a caller with no event file: the working directory, unchecked)."""
-    name = parse_event(text, source).rules.vp_scale
-    if name in BUILT_IN or base_dir is None:
-        return text
+    """The event file's text with its VP table files (``rules.vp_scale`` and each stage's
+    ``rules.teams.vp_scales[i].scale``, relative paths) made absolute against ``base_dir``,
+    the event file's folder; each table is read and checked now, so a missing or malformed
+    table stops ``event create``, not the evening. Built-in scales and absolute paths leave
+    the text as it is; so does ``base_dir`` None (a caller with no event file: the working
+    directory, unchecked)."""
+    rules = parse_event(text, source).rules
+    named = [("rules.vp_scale", "vp_scale", rules.vp_scale)]
+    named += [
+        (f"rules.teams.vp_scales[{i}].scale", "scale", stage.scale)
+        for i, stage in enumerate(rules.teams.vp_scales)
+    ]
+    for where, key, name in named:
+        if name not in BUILT_IN and base_dir is not None:
+            text = _anchored(text, where, key, name, base_dir, source)
+    return text
+
+
+def _anchored(text: str, where: str, key: str, name: str, base_dir: Path, source: str) -> str:
     path = (base_dir / name).resolve()
     try:
         parse_vp_table(path.read_text(encoding="utf-8"), name=path.name)
     except OSError as e:
         raise EventFileError(
-            [("rules.vp_scale", f"cannot read the VP table {path}: {e.strerror or e}")], source
+            [(where, f"cannot read the VP table {path}: {e.strerror or e}")], source
         ) from None
     except ScoringInputError as e:
-        raise EventFileError([("rules.vp_scale", f"{path}: {e.message}")], source) from None
+        raise EventFileError([(where, f"{path}: {e.message}")], source) from None
     if Path(name).is_absolute():
         return text
     written = (re.escape(json.dumps(name)), re.escape(f"'{name}'"))
-    pattern = re.compile(r"(\bvp_scale\s*=\s*)(" + "|".join(written) + ")")
-    anchored = pattern.sub(lambda m: m.group(1) + _toml_string(str(path)), text, count=1)
-    if parse_event(anchored, source).rules.vp_scale != str(path):
+    pattern = re.compile(r"(\b" + key + r"\s*=\s*)(" + "|".join(written) + ")")
+    anchored = pattern.sub(lambda m: m.group(1) + _toml_string(str(path)), text)
+    rules = parse_event(anchored, source).rules
+    if str(path) not in [rules.vp_scale, *(s.scale for s in rules.teams.vp_scales)]:
         raise EventFileError(
-            [("rules.vp_scale", "write the VP table file's path as one quoted string")], source
+            [(where, "write the VP table file's path as one quoted string")], source
         )
     return anchored

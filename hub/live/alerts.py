@@ -6,10 +6,18 @@ board not played, a round ended early) goes to the feed and stays in the snapsho
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from hub.api.feed import Feed
+from hub.live.round_events import Unplayed
 
 KEPT = 50  # the snapshot's most recent alerts
+
+
+def ended_early(section: str, rnd: int, unplayed: Sequence[Unplayed]) -> str:
+    """The alert of a round the director ended with boards not played."""
+    what = ", ".join(f"table {u.table} boards {', '.join(map(str, u.boards))}" for u in unplayed)
+    return f"round {rnd} of section {section} ended by the director; not played: {what}"
 
 
 class Alerts:

@@ -21,7 +21,13 @@ from drivers.protocol.layout import misdirected
 from drivers.protocol.link import GaveUp, Nacked, Received, Refused
 from hub.event.pair_labels import Numbering, PairLabels, room
 from hub.live import terminal_port as port
-from hub.live.base_station_views import hand_record, result_view, undelivered, wire_name
+from hub.live.base_station_views import (
+    hand_record,
+    match_score,
+    result_view,
+    undelivered,
+    wire_name,
+)
 from hub.live.views.base import TravellerView
 
 log = logging.getLogger(__name__)
@@ -182,6 +188,10 @@ class BaseStationPort:
 
     def show_hand(self, address: int, view: port.HandView) -> None:
         self.driver.send(address, hand_record(view))
+
+    def match_score(self, address: int, view: port.MatchScoreView) -> None:
+        """A team table's running match score (MATCH_SCORE, docs/protocol.md §4.6)."""
+        self.driver.send(address, match_score(view, self.numbering))
 
     def message(self, address: int, text: str, beep: bool) -> None:
         self.driver.send(address, wire.TDMessage(text, int(beep)))  # cut by bytes in the codec

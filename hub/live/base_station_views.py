@@ -4,6 +4,8 @@ port's ``Undelivered``. Used by ``hub/live/base_station.py``; value mapping only
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from drivers.protocol import messages as wire
 from drivers.protocol.link import GaveUp, Nacked
 from hub.event.pair_labels import Numbering, field_named, room
@@ -23,6 +25,7 @@ WHAT = {
     wire.NextSeating: "next_seating",
     wire.Settings: "settings",
     wire.HandRecord: "hand_record",
+    wire.MatchScore: "match_score",
 }
 
 
@@ -82,3 +85,26 @@ def wire_name(numbering: Numbering, section: str, line: port.RankingLine) -> str
 
 def hand_record(v: port.HandView) -> wire.HandRecord:
     return wire.HandRecord(v.section, v.board, v.deal, v.tricks, v.par_score, v.par, v.makeable)
+
+
+def match_score(v: port.MatchScoreView, numbering: Numbering | None = None) -> wire.MatchScore:
+    """A team match's running score: IMPs and VPs in hundredths, rounded half away from 0."""
+    n = numbering or {}
+
+    def c(x: Fraction) -> int:
+        return round_half_away(x * 100)
+
+    return wire.MatchScore(
+        v.section,
+        v.round,
+        room(n, v.section, v.home),
+        room(n, v.section, v.away),
+        c(v.home_imps),
+        c(v.away_imps),
+        c(v.home_vp),
+        c(v.away_vp),
+        v.scored,
+        v.out,
+        v.home_name,
+        v.away_name,
+    )

@@ -5,6 +5,7 @@ port's adapter turns into its own messages. Value types only (any thread).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from hub.event.double_dummy import SEATS, STRAINS, DoubleDummy, makeable, par_text
 
@@ -101,3 +102,24 @@ class HandView:
         return cls(
             section, dd.board, dd.deal, tricks, dd.par_score, par_text(dd), ", ".join(makeable(dd))
         )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchScoreView:
+    """The running score of a table's team match (issue 16 [TEAMS]), told at the end of
+    the table's segment: the home team (NS in the open room, EW in the closed room) and
+    the away team, IMPs won by each and VPs on the event's scale over the ``scored``
+    boards played in both rooms; ``out`` boards of the round still to compare."""
+
+    section: str
+    round: int
+    home: int
+    away: int
+    home_name: str
+    away_name: str
+    home_imps: Fraction
+    away_imps: Fraction
+    home_vp: Fraction
+    away_vp: Fraction
+    scored: int
+    out: int

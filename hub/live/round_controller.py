@@ -10,6 +10,7 @@ from hub.event.movement.model import Movement
 from hub.live.round_events import (
     BoardReopened,
     DirectorEntered,
+    Drawn,
     Effect,
     Erased,
     Event,
@@ -33,6 +34,7 @@ from hub.live.slow_play import Elapsed, TableRound, minutes_off_pace
 __all__ = [
     "BoardReopened",
     "DirectorEntered",
+    "Drawn",
     "Effect",
     "Erased",
     "Event",
@@ -61,7 +63,8 @@ class RoundRefused(ValueError):
 
 class RoundController:
     """One section's rounds, as a state machine: ``handle(event) -> effects``; every playing
-    table of every round is known up front. Belongs to the hub's asyncio loop (D17)."""
+    table of every round is known up front, or, in an event drawn while it runs (D19),
+    once its round's draw is published. Belongs to the hub's asyncio loop (D17)."""
 
     def __init__(
         self,
@@ -75,18 +78,43 @@ class RoundController:
         self.auto_advance, self.needs_verification = auto_advance, needs_verification
         self.rounds, self._round = movement.rounds, 1
         self._playing: dict[int, list[TableRound]] = {r: [] for r in range(1, self.rounds + 1)}
-        for row in sorted(movement.rows, key=lambda row: row.table):
-            if row.section == section and row.ns_pair and row.ew_pair and row.boards:
-                self._playing[row.round].append(
-                    TableRound(section, row.table, row.round, row.boards, row.ns_pair, row.ew_pair)
-                )
-        self._tables = {(tr.table, tr.round): tr for trs in self._playing.values() for tr in trs}
+        self._tables: dict[tuple[int, int], TableRound] = {}
+        self._seat(movement, 1)
         self._complete: set[int] = set()
         self._told: set[tuple[int, int]] = set()  # (table, round) whose TableFinished went out
         self._accepted: set[Key] = set()  # accepted, waiting for the opponents' verification
         self._verified: set[Key] = set()  # verified, waiting for the accepted result
         self._reported: dict[int, float] = {}  # table: minutes off pace last reported
         self._held_at: dict[Key, float] = {}  # entered at the table, held for the director
+
+    def _seat(self, movement: Movement, first: int) -> None:
+        """The playing tables of rounds ``first`` on, from ``movement``."""
+        for row in sorted(movement.rows, key=lambda row: row.table):
+            if row.round < first or row.section != self.section:
+                continue
+            if row.ns_pair and row.ew_pair and row.boards:
+                tr = TableRound(
+                    self.section, row.table, row.round, row.boards, row.ns_pair, row.ew_pair
+                )
+                self._playing[row.round].append(tr)
+                self._tables[(tr.table, tr.round)] = tr
+
+    def _drawn(self, movement: Movement, at: float) -> list[Effect]:
+        """Rounds drawn since (D19) join; a section waiting for this draw moves on now."""
+        first = self.movement.layout.drawn + 1
+        self.movement = movement
+        for rnd in range(first, self.rounds + 1):
+            self._playing[rnd] = []
+            self._tables = {k: v for k, v in self._tables.items() if k[1] != rnd}
+        self._seat(movement, first)
+        if first == self._round:  # the current round was waiting for its draw: it starts now
+            return [RoundStarted(self._round, at)]
+        over = self._round in self._complete and self.auto_advance and self._round < self.rounds
+        return self._start(self._round + 1, at) if over and not self.waits_for_draw() else []
+
+    def waits_for_draw(self) -> bool:
+        """The next round is not drawn yet (D19): the section cannot move on to it."""
+        return self.movement.layout.undrawn(self._round + 1) and self._round < self.rounds
 
     @property
     def round(self) -> int:
@@ -150,6 +178,8 @@ class RoundController:
                 return self._pace(at, start, per_board_s, elapsed)
             case Resume(played, started_round, at):
                 return self._resume(played, started_round, at)
+            case Drawn(movement, at):
+                return self._drawn(movement, at)
         return []
 
     def _half(self, key: Key, at: float, mine: set[Key], other: set[Key]) -> list[Effect]:
@@ -181,9 +211,18 @@ class RoundController:
         """The director moves on; in the last round that ends the session. A board
         accepted but not yet verified was played."""
         rnd = self._round
+        if self.movement.layout.undrawn(rnd):
+            raise RoundRefused(
+                f"round {rnd} of section {self.section} is not drawn yet: publish its draw"
+            )
         if rnd >= self.rounds and rnd in self._complete:
             raise RoundRefused(
                 f"round {rnd} is the last round of section {self.section}: the session is over"
+            )
+        if rnd in self._complete and self.waits_for_draw():
+            raise RoundRefused(
+                f"round {rnd + 1} of section {self.section} is not drawn yet: publish its "
+                "draw first"
             )
         if rnd in self._complete:  # complete, waiting for the director
             return self._start(rnd + 1, at)
@@ -203,6 +242,8 @@ class RoundController:
         out = [*self._tell_finished(rnd), over]
         if rnd >= self.rounds:
             return [*out, SessionComplete()]
+        if self.waits_for_draw():  # D19: the next round starts when its draw is published
+            return out
         return out + self._start(rnd + 1, at) if forced is not None or self.auto_advance else out
 
     def _start(self, rnd: int, at: float, resumed: bool = False) -> list[Effect]:
@@ -213,7 +254,8 @@ class RoundController:
         return out + self._complete_round(at) if self._all_done(rnd) else out
 
     def _all_done(self, rnd: int) -> bool:
-        return all(tr.done for tr in self.playing(rnd))
+        """Every table of the round finished (a round not drawn yet has not begun, D19)."""
+        return not self.movement.layout.undrawn(rnd) and all(tr.done for tr in self.playing(rnd))
 
     def _tell_finished(self, rnd: int) -> list[Effect]:
         """TableFinished (a snapshot) for the round's finished tables not yet told, in
@@ -229,8 +271,10 @@ class RoundController:
             if self._open(table, rnd, board):
                 self._tables[(table, rnd)].finished_at[board] = at
         last = max(self.rounds, 1)
-        first_open = next((r for r in range(1, last + 1) if not self._all_done(r)), last)
-        current = self._round = min(started_round, last) if started_round else first_open
+        drawn = self.movement.layout.drawn if self.movement.layout.draw else last
+        last_open = max(min(last, drawn), 1)  # D19: rounds not drawn yet cannot be current
+        first_open = next((r for r in range(1, last_open + 1) if not self._all_done(r)), last_open)
+        current = self._round = min(started_round, last_open) if started_round else first_open
         self._complete.update(range(1, current))
         self._told.update(k for k, tr in self._tables.items() if k[1] <= current and tr.done)
         if self.playing(current) and self._all_done(current):  # ended before the restart

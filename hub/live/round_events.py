@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hub.event.movement.model import Movement
 from hub.live.slow_play import Elapsed, TableRound
 
 Key = tuple[int, int, int]  # table, round, board
@@ -74,8 +75,18 @@ class Tick:
     elapsed: Elapsed | None = None  # the room's clock (F20): pauses out, adjustments in
 
 
+@dataclass(frozen=True)
+class Drawn:
+    """A round's draw is published (D19): ``movement`` holds it; a section waiting for it
+    at the end of the round before moves on now."""
+
+    movement: Movement
+    at: float
+
+
 Event = (
     Resume
+    | Drawn
     | ResultAccepted
     | ResultHeld
     | Verified

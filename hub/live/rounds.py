@@ -17,7 +17,7 @@ from hub.api.feed import Feed
 from hub.event.movement.model import Movement
 from hub.live import crash_points
 from hub.live import round_controller as rc
-from hub.live.alerts import Alerts
+from hub.live.alerts import Alerts, ended_early
 from hub.live.gateway import Seat, TerminalGateway
 from hub.live.next_seating import next_seating
 from hub.live.room_view import room_tables
@@ -110,8 +110,9 @@ class Rounds:
             log.exception("carrying out %r", args[-1])
 
     def _apply_now(self, section: str, state: SectionRounds, effect: rc.Effect) -> None:
-        if isinstance(effect, rc.RoundStarted):
-            state.waiting = state.waiting and effect.resumed  # a round played on starts it
+        if isinstance(effect, rc.RoundStarted):  # a round played on starts it; round 1's
+            fresh = self.wait_for_director and state.clock.official_start(1) is None  # D19
+            state.waiting = (state.waiting and effect.resumed) or (fresh and effect.round == 1)
             if not state.waiting:
                 state.clock.start_round(effect.round, effect.at)
             for seat in self.gateway.in_section(section):
@@ -127,14 +128,7 @@ class Rounds:
                 "round_complete", section=section, round=effect.round, unplayed=unplayed
             )
             if unplayed:
-                text = (
-                    f"round {effect.round} of section {section} ended by the director; "
-                    "not played: "
-                    + ", ".join(
-                        f"table {u.table} boards {', '.join(map(str, u.boards))}"
-                        for u in effect.unplayed
-                    )
-                )
+                text = ended_early(section, effect.round, effect.unplayed)
                 self.alerts.raise_(text, section=section, round=effect.round)
         elif isinstance(effect, rc.SessionComplete):
             self.final.add(section)
@@ -148,9 +142,8 @@ class Rounds:
             )
 
     def _tell_next(self, section: str, state: SectionRounds, effect: rc.Effect) -> None:
-        """NEXT_SEATING (docs/protocol.md §4): a table that finished the round is told where
-        its pairs go next; when the round ends (the director may end it early) every table
-        not yet told is. Once per table and round, always before the next assignment."""
+        """NEXT_SEATING (docs/protocol.md §4): a finished table, then at the round's end every
+        table not yet told, once, before the next assignment, learns where its pairs go."""
         if isinstance(effect, rc.TableFinished):
             rnd, tables = effect.table_round.round, [effect.table_round.table]
         elif isinstance(effect, rc.RoundComplete):
@@ -160,6 +153,8 @@ class Rounds:
             )
         else:
             return
+        if rnd == state.round and state.controller.waits_for_draw():
+            return  # D19: told when the next round's draw is published (rounds.assign)
         for table in tables:
             if (section, table, rnd) not in self._moving:
                 self._moving.add((section, table, rnd))
@@ -185,7 +180,8 @@ class Rounds:
         state = self.sections[section]
         starts = [r for r in range(1, state.movement.rounds + 1) if state.clock.official_start(r)]
         now = self.clock()
-        state.waiting = self.wait_for_director and not starts  # nothing started: the TD starts
+        # nothing started: the TD starts it; a round 1 not drawn yet waits for its draw (D19)
+        state.waiting = (self.wait_for_director and not starts) or state.movement.layout.undrawn(1)
         await self.handle(section, rc.Resume(played, max(starts) if starts else None, now))
         if state.clock.official_start(state.round) is None and not state.waiting:
             state.clock.start_round(state.round, now)
@@ -267,6 +263,8 @@ class Rounds:
         row = state.movement.row(seat.section, seat.table, state.round)
         if row is None:
             return
+        if state.movement.layout.undrawn(state.round):  # D19: its table once drawn
+            return self.tell_session(seat)
         self.tell_session(
             seat,
             assignment=TableAssignment(
@@ -274,7 +272,7 @@ class Rounds:
             ),
         )
         played = state.controller.table_round(seat.table, state.round)
-        if played is not None and played.done:  # waiting for the next round (or the end)
+        if played is not None and played.done and not state.controller.waits_for_draw():
             self._moving.add((seat.section, seat.table, state.round))
             views = next_seating(state.movement, seat.section, seat.table, state.round)
             self.gateway.next_seating(seat.section, seat.table, views)

@@ -20,7 +20,8 @@ from hub.live.gateway import TerminalGateway
 from hub.live.intake import Intake
 from hub.live.port_views import HandView
 from hub.live.suspicious_scores import SuspiciousScores
-from hub.live.team_matches import round_matches
+from hub.live.team_matches import round_matches, table_match
+from hub.live.team_tables import TeamTables, rankings_hidden
 from hub.live.views import LiveViews
 from hub.store.store import LiveLine, Store, StoredResult
 
@@ -65,6 +66,10 @@ class Scores:
         self.deals_loaded = 0  # hand records loaded by the director: older solutions are stale
         self._waiting: list[StoredResult] | None = None  # accepted while loading (warm start)
         self.hands: dict[tuple[str, int], HandView] = {}  # solved hand records (section, board)
+        # a team match's other room and running score (issue 16 [TEAMS])
+        self.team_tables = TeamTables(
+            event, views, lambda s: self.intake.movements.get(s), gateway, current_round
+        )
 
     @property
     def travellers_shown(self) -> bool:
@@ -107,6 +112,8 @@ class Scores:
             if done % every == 0:
                 await asyncio.sleep(0)
         self._waiting = None  # no await since the queue was seen empty: none is left
+        for section in self.views.sections:  # the matches as the drain left them, once
+            self.publish_matches(section)
 
     def accepted(self, stored: StoredResult) -> None:
         """A terminal's result was stored: rescore, check, show the table its traveller."""
@@ -120,7 +127,8 @@ class Scores:
         key = (stored.section, stored.board)
         self._version[key] = self._version.get(key, 0) + 1
         self.views.result_stored(line)
-        self.publish_matches(stored.section)
+        if self._waiting is None:  # the warm start's drain publishes once, at its end
+            self.publish_match(stored.section, stored.table, stored.round)
         if self.suspicious.put(line):
             self.publish_flags(stored.section, stored.board)
             self._flags_changed(stored.section)
@@ -131,6 +139,7 @@ class Scores:
                 hand = self.hands.get(key)  # what was makeable, once the table has played it
                 if hand is not None:
                     self.gateway.show_hand(stored.section, stored.table, hand)
+        self.team_tables.result(stored.section, stored.table, stored.round, stored.board)
 
     def _flags_changed(self, section: str) -> None:
         """Decisions D12: standings withheld for a flag go out once no question is left,
@@ -151,13 +160,26 @@ class Scores:
         flags = [f.as_dict() for f in self.suspicious.board_flags(section, board)]
         self.feed.publish("suspicious", section=section, board=board, flags=flags)
 
+    def publish_match(self, section: str, table: int, rnd: int) -> None:
+        """A table's result in a teams section: its one match to the feed (``match``), when
+        it is of the current round (the round's other matches did not change)."""
+        movement = self.intake.movements.get(section)
+        if movement is None or rnd != self.current_round(section):
+            return
+        match = table_match(self.views.sections.get(section), movement, section, table, rnd)
+        if match is not None:
+            hidden = rankings_hidden(self.event, movement, rnd)  # for the result screens
+            self.feed.publish("match", section=section, round=rnd, match=match, hidden=hidden)
+
     def publish_matches(self, section: str) -> None:
-        """A teams section's scores changed: its round's matches to the feed."""
+        """A teams section's scores changed at large (a director's change of a board every
+        match of the round plays, the end of a warm start): its round's matches."""
         movement = self.intake.movements.get(section)
         if self.views.unit(section) == "VP" and movement is not None:
             rnd = self.current_round(section)
             matches = round_matches(self.views.sections.get(section), movement, section, rnd)
-            self.feed.publish("matches", section=section, round=rnd, matches=matches)
+            hidden = rankings_hidden(self.event, movement, rnd)
+            self.feed.publish("matches", section=section, round=rnd, matches=matches, hidden=hidden)
 
     async def changed(
         self, section: str, board: int, why: str, table: int | None, rnd: int | None
@@ -198,6 +220,7 @@ class Scores:
                 view = self.views.traveller(section, board, t, r)
                 if view is not None:
                     self.gateway.show_result(section, t, view)
+        self.team_tables.board_changed(section, board)
 
     async def solve_deals(self, deals: dict[tuple[str, int], str]) -> None:
         """Double-dummy tables of the hand records by (section, board), one deal at a time

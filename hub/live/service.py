@@ -28,8 +28,8 @@ from hub.live.clock_log import ClockLog
 from hub.live.clock_ticker import ClockTicker
 from hub.live.closing import close_all
 from hub.live.devices import devices_read
+from hub.live.director_parts import director_commands
 from hub.live.gateway import TerminalGateway
-from hub.live.hand_record_commands import HandRecordCommands
 from hub.live.intake import Intake
 from hub.live.no_play import tell_again
 from hub.live.publication import Publication
@@ -43,10 +43,6 @@ from hub.live.stored import Stored
 from hub.live.supervisor import Supervisor
 from hub.live.suspicious_scores import SuspiciousScores
 from hub.live.table_requests import TableRequests
-from hub.live.td_commands import Commands
-from hub.live.td_pair_commands import PairCommands
-from hub.live.td_result_commands import ResultCommands
-from hub.live.td_room_commands import RoomCommands
 from hub.live.views import LiveViews
 from hub.live.warm_start import WarmStart
 from hub.store.store import Store
@@ -177,7 +173,6 @@ class HubService:
             lambda s: sections[s].clock,
             feed,
         )
-        self.rounds.on_round_complete = self.publication.round_complete
         self.scores.on_flags_changed = self.publication.publish_if_clear
         self.rounds.on_table_finished = slow_play.table_finished
         self.requests = TableRequests(
@@ -211,34 +206,8 @@ class HubService:
             self.alerts,
             clock,
         )
-        results = ResultCommands(
-            self.store, self.event_id, self.rounds, self.scores, self.publication, feed, clock
-        )
-        room = RoomCommands(
-            self.store,
-            self.event_id,
-            self.rounds,
-            self.clock_log,
-            self.gateway,
-            self.intake,
-            self.views,
-            self.publication,
-            feed,
-            self.devices,
-            lambda: self.web.codes if self.web is not None else None,
-        )
-        hands = HandRecordCommands(self.scores, self.alerts)
-        self.pairs = PairCommands(self.store, self.event_id, stored, self.rounds, self.views)
-        self.commands = Commands(
-            self.store,
-            self.event_id,
-            results,
-            room,
-            self.pairs,
-            hands,
-            sections=list(self.rounds.sections),
-        )
-        hands.dispatch = self.commands.dispatch  # held leads that fit new hand records
+        self.commands, self.pairs, self.draws = director_commands(self, stored)
+        self.rounds.on_round_complete = self.draws.after(self.publication.round_complete)
         if self._api_at is not None:
             host, port = self._api_at
             self.api = ApiServer(
@@ -265,6 +234,7 @@ class HubService:
         sup.spawn("result writer", self.requests.writer.run)
         sup.spawn("round clock", self.ticker.run)
         sup.spawn("audit trail", self.audit.run)
+        sup.spawn("team draws", partial(self.draws.after_start, self.warm.ready))
         sup.spawn("device register", self.requests.devices.run)
         limits = self.suspicious.limits
         checked = limits is not None and limits.double_dummy is not None

@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from hub.event.movement.model import Layout
 from hub.event.pair_labels import PairLabels
 from hub.live.alerts import Alerts
 from hub.live.clock_state import section_clock
@@ -19,9 +20,18 @@ from hub.live.rounds import Rounds
 from hub.live.slow_play import minutes_off_pace
 from hub.live.suspicious_scores import SuspiciousScores
 from hub.live.team_matches import round_matches
+from hub.live.team_tables import rankings_hidden
 from hub.live.views import LiveViews
 from hub.standings.rows import label_rows
 from hub.store.store import Store
+
+
+def draw_state(layout: Layout, waiting: bool) -> dict[str, Any] | None:
+    """A section drawn while it runs (D19): its method, the rounds drawn, and whether the
+    room waits for the next draw; None for a fixed movement."""
+    if not layout.draw:
+        return None
+    return {"method": layout.draw, "drawn": layout.drawn, "waiting": waiting}
 
 
 class Snapshots:
@@ -93,6 +103,8 @@ class Snapshots:
             "matches": round_matches(
                 self.views.sections.get(letter), state.movement, letter, state.round
             ),
+            "matches_hidden": rankings_hidden(self.publication.event, state.movement, state.round),
+            "draw": draw_state(state.movement.layout, state.controller.waits_for_draw()),
         }
 
     def behind(self, letter: str, now: float) -> dict[int, float]:

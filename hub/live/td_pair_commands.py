@@ -65,8 +65,18 @@ class PairCommands:
         self.gateway, self.feed = rounds.gateway, rounds.feed
 
     # -- the commands ------------------------------------------------------------------------
+    def _pairs_section(self, section: str) -> None:
+        """Pairs come and go in a pairs movement; a teams section's movement stays."""
+        if self.movements[section].layout.matches:
+            drawn = self.movements[section].layout.draw
+            raise CommandError(
+                f"section {section} is a teams section: its movement stays"
+                + ("; a team that withdraws: withdraw_team" if drawn else "")
+            )
+
     async def cmd_add_pair(self, args: pm.AddPair, actor: str) -> Args:
         section, first = args.section, args.from_round
+        self._pairs_section(section)
         current = self._movement(section)
         pair = args.pair or sit_out_number(current, section)
         changed = self._changed(lambda: with_late_pair(current, section, first, pair))
@@ -100,6 +110,7 @@ class PairCommands:
 
     async def cmd_withdraw_pair(self, args: pm.WithdrawPair, actor: str) -> Args:
         section, first, pair = args.section, args.from_round, args.pair
+        self._pairs_section(section)
         current = self._movement(section)
         changed = self._changed(lambda: without_pair(current, section, pair, first))
         await self._apply(section, first, changed, actor, "withdraw_pair", pair)
@@ -107,8 +118,7 @@ class PairCommands:
 
     async def cmd_change_movement(self, args: pm.ChangeMovement, actor: str) -> Args:
         section, first = args.section, args.from_round
-        if self.movements[section].layout.matches:
-            raise CommandError(f"section {section} is a teams section: its movement stays")
+        self._pairs_section(section)
 
         def build() -> Movement:
             if args.csv is not None:  # the file's rows, as this section's

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, Protocol
 
 from hub.api import command_models as cm
@@ -220,6 +221,39 @@ class RoomCommands:
 
     async def cmd_waive_penalty(self, args: cm.WaivePenalty, actor: str) -> Args:
         return await self._decide(args.penalty, False, actor, None)
+
+    async def cmd_add_penalty(self, args: cm.AddPenalty, actor: str) -> Args:
+        """A penalty the director gives: to the sides at the table in that round."""
+        state = self.rounds.sections[args.section]
+        row = state.movement.row(args.section, args.table, args.round)
+        if row is None or not (row.ns_pair and row.ew_pair):
+            raise CommandError(
+                f"table {args.section}{args.table} has no match or pairs in round {args.round}"
+                ": a penalty is given to the sides that play there"
+            )
+        try:
+            amount = Fraction(args.amount)
+        except ZeroDivisionError:
+            raise CommandError(f"amount: {args.amount!r} divides by zero") from None
+        if not amount:
+            raise CommandError("a penalty of 0 changes nothing: give the amount")
+        if self.views.unit(args.section) == "VP" and args.unit == "percent_of_top":
+            raise CommandError(
+                f"section {args.section} is scored in VPs: a team penalty is in VP or IMP"
+            )
+        pid = await asyncio.to_thread(
+            self.store.propose_penalty,
+            self.event_id,
+            args.section,
+            row.ns_pair,
+            args.amount,
+            args.unit,
+            args.reason,
+            args.table,
+            args.round,
+            row.ew_pair,
+        )
+        return {"penalty": pid, **await self._decide(pid, True, actor, args.payer)}
 
     async def _decide(self, pid: int, confirm: bool, actor: str, payer: str | None) -> Args:
         try:

@@ -31,9 +31,44 @@ def round_matches(
     return out
 
 
+def table_match(
+    live: SectionScores | None, movement: Movement, section: str, table: int, rnd: int
+) -> dict[str, Any] | None:
+    """The one match that ``table`` (either room) plays in round ``rnd``, as
+    ``round_matches`` gives it; None for a pairs section or a table without a match (a
+    bye, a round not drawn yet)."""
+    if not isinstance(live, TeamsLive):
+        return None
+    for number, (open_t, closed_t) in enumerate(movement.layout.matches, start=1):
+        if table in (open_t, closed_t):
+            row = movement.row(section, open_t, rnd)
+            if row is None or not (row.ns_pair and row.ew_pair):
+                return None
+            return _match(live, row, number, closed_t)
+    return None
+
+
+def other_room(movement: Movement, table: int) -> int | None:
+    """The table that plays the same boards in the other room of ``table``'s match."""
+    for open_t, closed_t in movement.layout.matches:
+        if table in (open_t, closed_t):
+            return closed_t if table == open_t else open_t
+    return None
+
+
+def _segments(live: TeamsLive, row: MovementRow) -> list[tuple[int, int]]:
+    """(movement round, board) of every board of the match ``row`` plays: all its
+    segments (seed 004: 24 boards in two halves), the IMPs and VPs being the whole match's."""
+    key = live.plan.key_of(row.table, row.round)
+    if key is None or key not in live.plan.plan:
+        return [(row.round, b) for b in row.boards]
+    return [(s.round, b) for s in live.plan.plan[key].segments for b in s.boards]
+
+
 def _match(live: TeamsLive, row: MovementRow, number: int, closed_t: int) -> dict[str, Any]:
     home, away = row.ns_pair, row.ew_pair
-    out = [b for b in row.boards if _rooms(live, b, row.table, row.round, home) is None]
+    boards = _segments(live, row)
+    out = [b for r, b in boards if _rooms(live, b, row.table, r, home) is None]
     played = live.match(row.table, row.round)  # as the standings score it
     result = None if played is None else played.result
     return {
@@ -45,7 +80,7 @@ def _match(live: TeamsLive, row: MovementRow, number: int, closed_t: int) -> dic
         "away": away,
         "home_name": live.names.get(home, ""),
         "away_name": live.names.get(away, ""),
-        "boards": list(row.boards),
+        "boards": [b for _, b in boards],
         "out": out,
         "scored": 0 if result is None else result.boards_scored,
         "home_imps": _exact(None if result is None else result.home_imps),

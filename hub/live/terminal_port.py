@@ -24,6 +24,7 @@ from hub.live.port_views import (  # what the hub shows, re-exported: the port's
     SessionView,
     TableAssignment,
 )
+from hub.live.port_views import MatchScoreView as MatchScoreView
 from hub.live.port_views import RankingLine as RankingLine
 from hub.live.views.base import TravellerView
 

@@ -1,13 +1,15 @@
 """The projector screen: one section's published standings at a time in large type,
-paged automatically, with the places each entrant moved in the round and the round clock,
-then the overall ranking. A client of the hub's feed (decisions D1, D17), like the console.
+paged automatically, with the places each entrant moved in the round and the round clock
+(a teams section's round's matches on pages of their own after them), then the overall
+ranking. A client of the hub's feed (decisions D1, D17), like the console.
 Keys: space or → next page, ← previous, q quit."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import ClassVar
+from dataclasses import replace
+from typing import Any, ClassVar
 
 from rich.table import Table
 from textual.app import App, ComposeResult
@@ -18,7 +20,7 @@ from textual.widgets import Digits, Static
 from drivers.clock.show import Phase
 from hub.api.client import Source
 from hub.result_screen.barometer import (
-    ScreenRow,
+    MatchLine,
     ScreenSection,
     clock_show,
     played_text,
@@ -35,16 +37,23 @@ PHASES = {
     Phase.PAUSED: "clock paused",
     Phase.BREAK: "break",
 }
-Page = tuple[ScreenSection, list[ScreenRow], int, int]
+Page = tuple[ScreenSection, list[Any], int, int]
 
 
 def pages(sections: list[ScreenSection], per_page: int) -> list[Page]:
-    """Every section cut into pages: (section, rows, page number, pages)."""
-    out = []
+    """Every section cut into pages: (section, rows, page number, pages); a teams
+    section's round's matches follow on pages of their own (``matches_page``)."""
+    out: list[Page] = []
     for sec in sections:
-        chunks = [sec.rows[i : i + per_page] for i in range(0, len(sec.rows), per_page)] or [[]]
-        out += [(sec, rows, n + 1, len(chunks)) for n, rows in enumerate(chunks)]
+        out += _cut(sec, sec.rows, per_page)
+        if sec.match_round:
+            out += _cut(replace(sec, matches_page=True), list(sec.matches), per_page)
     return out
+
+
+def _cut(sec: ScreenSection, lines: list[Any], per_page: int) -> list[Page]:
+    chunks = [lines[i : i + per_page] for i in range(0, len(lines), per_page)] or [[]]
+    return [(sec, chunk, n + 1, len(chunks)) for n, chunk in enumerate(chunks)]
 
 
 class ScreenApp(App[None]):
@@ -140,6 +149,15 @@ class ScreenApp(App[None]):
             return
         sec, lines, n, of = shown
         heading = f"{self.state.event}   {sec.heading or 'Section ' + sec.section}".strip()
+        if sec.matches_page:
+            heading = f"{self.state.event}   Section {sec.section}: matches of round "
+            heading += str(sec.match_round)
+            done = sum(1 for m in sec.matches if not m.out)
+            line = "" if sec.matches_hidden else f"{done} of {len(sec.matches)} matches complete"
+            title.update(f"{heading}\n{line}" + (f"   page {n}/{of}" if of > 1 else "") + lost)
+            rows.update(matches_table(sec, lines))
+            self.draw_clock()
+            return
         played = played_text(sec)
         if sec.provisional:
             played += f"   provisional: board{'s' * (len(sec.provisional) > 1)} " + ", ".join(
@@ -183,3 +201,19 @@ class ScreenApp(App[None]):
         elif show is None and sec is not None and sec.waiting:
             phase = "waiting for the director"
         self.query_one("#phase", Static).update(phase)
+
+
+def matches_table(sec: ScreenSection, lines: list[MatchLine]) -> Table | str:
+    """A page of a teams round's matches: tables, home v away, IMPs, VPs, boards out."""
+    if sec.matches_hidden:
+        return "The match results of the last rounds are hidden: the final results follow"
+    table = Table(expand=True, show_edge=False, header_style="bold")
+    table.add_column("Tables", justify="right")
+    table.add_column("Home", justify="left", ratio=1)
+    table.add_column("Away", justify="left", ratio=1)
+    table.add_column("IMPs", justify="center")
+    table.add_column("VP", justify="center")
+    table.add_column("", justify="left")
+    for m in lines:
+        table.add_row(m.tables, m.home, m.away, m.imps, m.vp, m.out)
+    return table

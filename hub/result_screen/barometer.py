@@ -1,16 +1,19 @@
 """What the result screen draws, from what the feed told it (``ScreenState``): each
 section's standings as the hub last published them, the places each entrant gained or lost
-in that round, then one overall ranking when a pairs event has several sections."""
+in that round, a teams section's matches of the current round (IMPs, VPs, boards still
+out), then one overall ranking when a pairs event has several sections."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from drivers.clock.show import ClockShow
 from hub.result_screen.state import ScreenState, SectionFeed
 from hub.standings.places import overall_ranking, place
+from scoring.numbers import display
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +23,18 @@ class ScreenRow:
     names: str  # the players (or the team's name) as the TD entered them; "" if none
     score: str  # as the hub displays it: "56.15", "+3.25", "33.27"
     moved: int | None  # places gained (+) or lost (-) in the round; None: no earlier place
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLine:
+    """One match of a teams round as the screen draws it."""
+
+    tables: str  # "1/2": the open room's table, the closed room's
+    home: str  # "1 Lions"
+    away: str  # "4 Foxes"
+    imps: str  # "10 – 0"; "" before a board is played in both rooms
+    vp: str  # "15.00 – 5.00"; ""
+    out: str  # "board 2 out", "2 boards out"; "" when every board is compared
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +49,11 @@ class ScreenSection:
     hidden: bool = False  # standings of a round the event hides (rows left out)
     final: bool = False  # the final results
     waiting: bool = False  # the round's clock waits for the director's start
+    # a teams section's matches of the round, drawn on pages of their own after the rows
+    match_round: int = 0  # their round (0: none, a pairs section)
+    matches: tuple[MatchLine, ...] = ()  # none while hidden
+    matches_hidden: bool = False  # a round whose rankings the event hides (F13)
+    matches_page: bool = False  # this page shows the matches (``app.pages``)
 
 
 def entrant(row: Mapping[str, Any]) -> str:
@@ -77,8 +97,8 @@ def overall(sections: list[SectionFeed]) -> ScreenSection:
 
 
 def screen_sections(state: ScreenState) -> list[ScreenSection]:
-    """Every section's page(s), in section order, then the overall ranking of a pairs
-    event with several sections."""
+    """Every section's page(s), in section order (a teams section's with its round's
+    matches), then the overall ranking of a pairs event with several sections."""
     feeds = [state.sections[k] for k in sorted(state.sections)]
     out = [
         ScreenSection(
@@ -93,12 +113,51 @@ def screen_sections(state: ScreenState) -> list[ScreenSection]:
             hidden=s.hidden,
             final=s.final,
             waiting=s.waiting,
+            **round_matches(s),
         )
         for s in feeds
     ]
     if len(feeds) > 1 and all(s.kind == "pairs" for s in feeds):
         out.append(overall(feeds))
     return out
+
+
+def round_matches(s: SectionFeed) -> dict[str, Any]:
+    """A teams section's matches of the round as its ScreenSection holds them; none shown
+    in a round whose rankings the event hides until the standings after the last round
+    are published (TD trial F13)."""
+    if s.kind != "teams" or not s.matches:
+        return {}
+    hidden = s.matches_hidden and s.published_round < s.rounds
+    return {
+        "match_round": int(s.matches[0].get("round") or s.round),
+        "matches": () if hidden else tuple(match_line(m) for m in s.matches),
+        "matches_hidden": hidden,
+    }
+
+
+def match_line(m: Mapping[str, Any]) -> MatchLine:
+    """A match of the feed (exact IMPs and VPs as strings, null before a board is scored)
+    as drawn: IMPs whole or to two decimals, VPs to two decimals."""
+    home = f"{m['home']} {m.get('home_name') or ''}".strip()
+    away = f"{m['away']} {m.get('away_name') or ''}".strip()
+    imps = vp = ""
+    if m.get("home_imps") is not None and m.get("home_vp") is not None:
+        imps = f"{_imps(m['home_imps'])} – {_imps(m['away_imps'])}"
+        vp = f"{display(Fraction(m['home_vp']), 2)} – {display(Fraction(m['away_vp']), 2)}"
+    out = list(m.get("out") or [])
+    left = ""
+    if len(out) == 1:
+        left = f"board {out[0]} out"
+    elif out:
+        left = f"{len(out)} boards out"
+    tables = f"{m.get('open_table', '')}/{m.get('closed_table', '')}"
+    return MatchLine(tables, home, away, imps, vp, left)
+
+
+def _imps(exact: str) -> str:
+    x = Fraction(exact)
+    return str(x.numerator) if x.denominator == 1 else display(x, 2)
 
 
 def clock_show(state: ScreenState, section: ScreenSection, now: float) -> ClockShow | None:

@@ -1,7 +1,8 @@
 """What the result screen knows, folded from the hub's feed (docs/api.md): each section's
 last published standings (hidden in the event's last rounds, as at the terminals: TD trial
-F13), its round, its clock (or "waiting for the director") and the end of the session
-(final results). Pure: no I/O, the time is passed in."""
+F13), its round, its clock (or "waiting for the director"), the end of the session (final
+results) and, in a teams section, the current round's matches (hidden in those rounds
+too). Pure: no I/O, the time is passed in."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from drivers.clock.show import ClockShow, Phase
+from hub.api.match_news import next_round, take_matches
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,10 @@ class SectionFeed:
     hidden: bool = False  # the published standings are of a round the event hides
     final: bool = False  # the session is over: the standings are the final results
     waiting: bool = False  # the round's clock waits for the director's start
+    # a teams section's matches of the current round (hub/live/team_matches.py), and
+    # whether the event hides them (a round whose rankings it hides: TD trial F13)
+    matches: list[dict[str, Any]] = field(default_factory=list)
+    matches_hidden: bool = False
 
 
 @dataclass(slots=True)
@@ -100,6 +106,11 @@ class ScreenState:
             return "standings" if relinked else "clock"
         if name == "round_started":
             sec.round = msg["round"]
+            sec.matches = next_round(sec.matches, msg["round"], msg.get("tables") or [])
+            return "standings"
+        if name in ("matches", "match"):
+            sec.matches = take_matches(sec.matches, msg)
+            sec.matches_hidden = bool(msg.get("hidden"))
             return "standings"
         return "standings" if relinked else None
 
@@ -122,4 +133,6 @@ class ScreenState:
                 bool(published.get("hidden")),
                 bool(s.get("final")),
                 (s.get("clock") or {}).get("phase") == "waiting",
+                list(s.get("matches") or []),
+                bool(s.get("matches_hidden", published.get("hidden"))),
             )

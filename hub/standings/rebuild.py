@@ -6,13 +6,14 @@ The store is the truth (architecture); after a restart every view is rebuilt fro
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from hub.event.event_file import EventFile, Scoring
 from hub.event.movement.model import Movement
-from hub.event.vp_table_file import load_scale
 from hub.standings.left_out import LeftOut, score_without_bad, usable_lines
+from hub.standings.team_section import MatchKey, TeamSection, team_penalties, tie_rule
 from hub.store.store import LiveLine, Store, StoredResult
 from scoring.board import board_vulnerability
 from scoring.board_score import BoardScore
@@ -20,9 +21,7 @@ from scoring.contract import Play, Seat, parse_contract
 from scoring.law77 import score_ns
 from scoring.methods import kind_of
 from scoring.standings import Standing, Tally, standings_by_direction
-from scoring.team_match import MatchResult, TeamBoard, score_match
 from scoring.team_standings import PlayedMatch, TeamStanding, team_standings
-from scoring.team_ties import rule_from_names
 from scoring.traveller import Artificial, Traveller, TravellerLine
 
 _PLAYS: dict[tuple[str, str | None, int | None, int], tuple[int, Play]] = {}
@@ -99,29 +98,32 @@ def pairs_view(
 
 
 def teams_view(
-    event: EventFile, section: str, movement: Movement, results: Sequence[StoredResult | LiveLine]
+    event: EventFile,
+    section: str,
+    movement: Movement,
+    results: Sequence[StoredResult | LiveLine],
+    penalties: Sequence[Mapping[str, Any]] = (),
 ) -> SectionView:
-    """Matches from the two tables of each match (open: home NS; closed: home EW)."""
+    """Matches from the two tables of each match over its segments (open: home NS; closed:
+    home EW; the seating switched between segments), with the event's carry-over, the
+    confirmed ``penalties`` (VP and IMP) and the VPs outside matches, as
+    ``hub.standings.team_section`` says for the live view too."""
     good, bad = usable_lines(results, traveller_line)
-    live = {(r.table, r.round, r.board): line for r, line in good}
-    scale = load_scale(event.rules.vp_scale)
-    matches: list[PlayedMatch] = []
-    for open_t, closed_t in movement.layout.matches:
-        for rnd in range(1, movement.rounds + 1):
-            row = movement.row(section, open_t, rnd)
-            if row is None or not (row.ns_pair and row.ew_pair):
-                continue
-            boards = []
-            for b in row.boards:
-                o, c = live.get((open_t, rnd, b)), live.get((closed_t, rnd, b))
-                if o is None or c is None or o.score_ns is None or c.score_ns is None:
-                    continue
-                boards.append(TeamBoard(b, o.score_ns, c.score_ns))
-            if boards:
-                result: MatchResult = score_match(boards, scale=scale)
-                matches.append(PlayedMatch(row.ns_pair, row.ew_pair, result))
-    rule = rule_from_names(event.rules.tie_breaks)  # the one team engine, as the CLI's
-    ranked = team_standings(matches, rule, lot_seed=event.rules.lot_seed)
+    live = {(r.table, r.round, r.board): line.score_ns for r, line in good}
+    plan = TeamSection(event, section, movement)
+    mine = [p for x in penalties if x.get("section", section) == section for p in team_penalties(x)]
+    imp_penalties = plan.imp_penalties(mine)
+    scored: dict[MatchKey, PlayedMatch] = {}
+    for key in sorted(plan.plan):
+        played = plan.score(key, lambda t, r, b: live.get((t, r, b)), imp_penalties.get(key))
+        if played is not None:
+            scored[key] = played
+    matches = list(scored.values())
+    rule = tie_rule(event, movement.layout)  # the one team engine, as the CLI's
+    adjustments = plan.vp_adjustments(scored, mine)
+    ranked = team_standings(
+        matches, rule, vp_adjustments=adjustments or None, lot_seed=event.rules.lot_seed
+    )
     return SectionView(section, movement, [], None, {}, matches, ranked, bad)
 
 
@@ -135,6 +137,10 @@ def rebuild(store: Store, event_id: int) -> dict[str, SectionView]:
     out = {}
     for section in store.sections(event_id):
         movement = store.movement(event_id, section)
-        build = teams_view if event.rules.scoring is Scoring.TEAMS else pairs_view
-        out[section] = build(event, section, movement, by_section.get(section, []))
+        lines = by_section.get(section, [])
+        if event.rules.scoring is Scoring.TEAMS:
+            confirmed = [p for p in store.penalties(event_id) if p.get("status") == "confirmed"]
+            out[section] = teams_view(event, section, movement, lines, confirmed)
+        else:
+            out[section] = pairs_view(event, section, movement, lines)
     return out

@@ -43,6 +43,10 @@ def layout_from_json(data: dict[str, Any]) -> Layout:
         matches=tuples(data["matches"]),
         arrow_switch=tuples(data["arrow_switch"]),
         description=data["description"],
+        segments=data.get("segments", 1),
+        draw=data.get("draw", ""),
+        drawn=data.get("drawn", 0),
+        withdrawn=tuples(data.get("withdrawn", ())),
     )
 
 
@@ -247,10 +251,18 @@ class EventStore(StorePart):
         return movement
 
     def replace_movement_from_round(
-        self, event_id: int, section: str, first_round: int, movement: Movement, actor: str = "TD"
+        self,
+        event_id: int,
+        section: str,
+        first_round: int,
+        movement: Movement,
+        actor: str = "TD",
+        action: str = "movement_changed",
+        detail: dict[str, Any] | None = None,
     ) -> Movement:
         """A mid-session change: rounds before ``first_round`` stay as played; results are
-        never touched."""
+        never touched. Audited as ``action`` (a published draw, D19: ``draw_published``
+        with the draw in ``detail``) in the same transaction."""
         current = self.movement(event_id, section)
         moved = tuple(replace(r, section=section) for r in movement.rows)
         changed = current.from_round(first_round, replace(movement, rows=moved))
@@ -286,8 +298,8 @@ class EventStore(StorePart):
                     event_id=event_id,
                     at=self.clock(),
                     actor=actor,
-                    action="movement_changed",
-                    detail={"section": section, "from_round": first_round},
+                    action=action,
+                    detail={"section": section, "from_round": first_round, **(detail or {})},
                 )
             )
         self._movements[(event_id, section)] = changed

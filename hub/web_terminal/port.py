@@ -330,6 +330,9 @@ class WebTerminalPort:
     def show_hand(self, address: int, view: tp.HandView) -> None:
         self._send(self.current.get(address), views.hand(view))
 
+    def match_score(self, address: int, view: tp.MatchScoreView) -> None:
+        self._send(self.current.get(address), views.match_score(self.numbering, view))
+
     def message(self, address: int, text: str, beep: bool) -> None:
         self._send(self.current.get(address), views.message(text, beep))
 

@@ -149,6 +149,37 @@ def ranking(n: Numbering, p: tp.RankingView) -> Json:
     }
 
 
+def _imps_text(x: Fraction) -> str:
+    """IMPs as players say them: whole ("10"), else two decimals ("10.10": a carry-over)."""
+    return str(x.numerator) if x.denominator == 1 else display(x, 2)
+
+
+def match_score(n: Numbering, v: tp.MatchScoreView) -> Json:
+    """A team match's running score: IMPs and VPs exact, beside their display."""
+    s = v.section
+    return {
+        "type": "match_score",
+        "section": s,
+        "round": v.round,
+        "home": v.home,
+        "away": v.away,
+        "home_label": label(n, s, v.home),
+        "away_label": label(n, s, v.away),
+        "home_name": v.home_name,
+        "away_name": v.away_name,
+        "home_imps": str(v.home_imps),
+        "away_imps": str(v.away_imps),
+        "home_vp": str(v.home_vp),
+        "away_vp": str(v.away_vp),
+        "home_imps_text": _imps_text(v.home_imps),
+        "away_imps_text": _imps_text(v.away_imps),
+        "home_vp_text": display(v.home_vp, 2),
+        "away_vp_text": display(v.away_vp, 2),
+        "scored": v.scored,
+        "out": v.out,
+    }
+
+
 def clock(c: tp.ClockView) -> Json:
     return {
         "type": "clock",

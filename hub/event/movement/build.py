@@ -9,6 +9,7 @@ from pathlib import Path
 from hub.event.event_file import GeneratedMovement, RoundDataMovement
 from hub.event.movement.barometer import barometer
 from hub.event.movement.csv_format import not_utf8, parse_movement
+from hub.event.movement.drawn import drawn_teams
 from hub.event.movement.howell import howell
 from hub.event.movement.mitchell import mitchell, tables_for
 from hub.event.movement.model import Movement, MovementError
@@ -56,4 +57,15 @@ def build_movement(
         return barometer(pairs, bpr, g.rounds, section=section)
     if g.teams is None:
         raise MovementError("a generated round robin needs teams", None, "size")
-    return round_robin(g.teams, bpr, double=g.double, section=section)
+    if g.draw is not None:  # Swiss, Danish, Monrad: drawn while the event runs (D19)
+        higher = None if g.home is None else g.home == "higher-number"
+        return drawn_teams(
+            g.teams,
+            g.rounds or 0,
+            bpr,
+            g.draw,
+            g.first_rounds,
+            section=section,
+            higher_number_home=higher,
+        )
+    return round_robin(g.teams, bpr, double=g.double, section=section, segments=g.segments)

@@ -3,7 +3,8 @@
 Hard rules (decisions D3): nobody seated twice in a round; nobody plays a board twice; a
 board set in one place per round unless the layout declares it shared (shares, team
 matches, barometer copies); in a barometer every table of a round plays the same boards;
-every table has a row for every round (Bridgemate RoundData). Balance: meetings, boards
+every table has a row for every round (Bridgemate RoundData); a team match of several
+segments keeps its two teams at its tables in every segment. Balance: meetings, boards
 per pair, sit-outs, NS/EW counts, and Manning's amount of competition.
 """
 
@@ -179,7 +180,36 @@ def hard_errors(movement: Movement) -> list[MovementError]:
                     f"board(s) {', '.join(map(str, boards))} are at tables "
                     f"{', '.join(map(str, tabs))} in one round without a declared share",
                 )
+        if teams and lay.segments > 1:
+            for row, text in _segment_breaks(movement, section):
+                err(row, "segments", text)
     return errors
+
+
+def _segment_breaks(movement: Movement, section: str) -> list[tuple[MovementRow, str]]:
+    """Rows where a match of ``segments`` S (rounds (k−1)·S+1 … k·S at one pair of tables)
+    seats other teams than its first segment did."""
+    s = movement.layout.segments
+    out = []
+    for open_t, closed_t in movement.layout.matches:
+        first: dict[int, MovementRow] = {}
+        for rnd in range(1, movement.rounds + 1):
+            row = movement.row(section, open_t, rnd)
+            if row is None or not (row.ns_pair and row.ew_pair):
+                continue
+            k = (rnd - 1) // s + 1
+            seen = first.setdefault(k, row)
+            if {row.ns_pair, row.ew_pair} != {seen.ns_pair, seen.ew_pair}:
+                out.append(
+                    (
+                        row,
+                        f"tables {open_t} and {closed_t} play match {k} over rounds "
+                        f"{(k - 1) * s + 1}-{k * s} (segments = {s}): teams {seen.ns_pair} "
+                        f"and {seen.ew_pair} in round {seen.round}, "
+                        f"{row.ns_pair} and {row.ew_pair} here",
+                    )
+                )
+    return out
 
 
 def competition(movement: Movement, section: str) -> np.ndarray:

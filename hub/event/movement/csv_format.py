@@ -22,7 +22,7 @@ from hub.event.movement.model import Layout, Movement, MovementError, MovementKi
 HEADER = ("section", "table", "round", "ns_pair", "ew_pair", "low_board", "high_board")
 BOARD_COLUMNS = ("low_board", "high_board", "boards")  # as a movement file names them
 _META_RE = re.compile(r"^#\s*([a-z_]+)\s*:\s*(.*)$")
-_LAYOUT_KEYS = {f.name for f in fields(Layout)}
+_LAYOUT_KEYS = {f.name for f in fields(Layout)} - {"draw", "drawn"}  # drawn: generated only
 
 
 def _groups(text: str, key: str, line: int, size: int | None = None) -> tuple[tuple[int, ...], ...]:
@@ -49,10 +49,12 @@ def _layout_value(layout: Layout, key: str, value: str, line: int) -> Layout:
     try:
         if key == "kind":
             return replace(layout, kind=MovementKind(value.strip()))
-        if key in ("winners", "copies"):
+        if key in ("winners", "copies", "segments"):
             number = int(value)
             if key == "winners" and number not in (1, 2):
                 raise MovementError(f"line {line}: winners must be 1 or 2", line, "layout")
+            if number < 1:
+                raise MovementError(f"line {line}: {key} must be 1 or more", line, "layout")
             changes: dict[str, Any] = {key: number}
             return replace(layout, **changes)
         if key == "description":
@@ -196,6 +198,8 @@ def format_movement(movement: Movement, comments: list[str] | None = None) -> st
     out.write(f"# kind: {lay.kind.value}\n# winners: {lay.winners}\n")
     if lay.copies != 1:
         out.write(f"# copies: {lay.copies}\n")
+    if lay.segments != 1:
+        out.write(f"# segments: {lay.segments}\n")
     for key, joiner in (("shares", "+"), ("relays", "-"), ("matches", "+"), ("arrow_switch", "/")):
         groups = getattr(lay, key)
         if groups:

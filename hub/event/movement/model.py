@@ -59,7 +59,11 @@ class MovementRow:
 @dataclass(frozen=True)
 class Layout:
     """What rows cannot say: the movement's kind, winners, board copies, shared tables,
-    relay stands, team tables that form one match, arrow-switched table-rounds."""
+    relay stands, team tables that form one match, arrow-switched table-rounds; for teams,
+    ``segments`` (movement rounds that form one match: rounds (k−1)·S+1 … k·S are match k)
+    and, for a draw made while the event runs (decisions D19), its ``draw`` method and the
+    rounds ``drawn`` so far (later rounds' rows are empty until their draw is published)
+    and the teams ``withdrawn`` from a round on (left out of that round's draw and later)."""
 
     kind: MovementKind = MovementKind.HOWELL
     winners: int = 1
@@ -69,6 +73,18 @@ class Layout:
     matches: tuple[tuple[int, int], ...] = ()
     arrow_switch: tuple[tuple[int, int], ...] = ()
     description: str = ""
+    segments: int = 1
+    draw: str = ""  # "", "swiss", "danish" or "monrad"
+    drawn: int = 0  # with a draw: the rounds drawn so far
+    withdrawn: tuple[tuple[int, int], ...] = ()  # (team, the first round it no longer plays)
+
+    def plays(self, team: int, rnd: int) -> bool:
+        """The team has not withdrawn before round ``rnd`` (a drawn event, D19)."""
+        return all(t != team or rnd < first for t, first in self.withdrawn)
+
+    def undrawn(self, rnd: int) -> bool:
+        """Round ``rnd`` waits for its draw (D19)."""
+        return bool(self.draw) and rnd > self.drawn
 
 
 @dataclass(frozen=True)

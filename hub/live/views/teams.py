@@ -1,8 +1,9 @@
 """Live scores of a teams section: each match is its two tables (open room: home team NS;
-closed room: home team EW). A result rescores only its own match: board IMPs where both rooms
-have played, match IMPs and VPs on the event's scale; the standings rank the matches with
-the event's tie-break rule (``scoring.team_ties``, as ``bridgehub teams standings`` does).
-``hub.standings.rebuild.teams_view`` is the batch reference.
+closed room: home team EW) over its segments. A result rescores only its own match: board
+IMPs where both rooms have played, match IMPs (carry-over and IMP penalties in) and VPs on
+its round's scale; the standings add byes, late joiners, carried VPs and VP penalties
+(``hub.standings.team_section``, which the batch reference ``teams_view`` asks too) and rank
+with the event's tie-break rule (``scoring.team_ties``, as ``bridgehub teams standings``).
 """
 
 from __future__ import annotations
@@ -12,22 +13,24 @@ from fractions import Fraction
 from typing import Any
 
 from hub.event.event_file import EventFile
-from hub.event.movement.model import Movement, MovementRow
-from hub.event.vp_table_file import load_scale
+from hub.event.movement.model import Movement
 from hub.live.views.base import TravellerView, traveller_row
-from hub.live.views.pairs import payer_shares
 from hub.standings.left_out import LeftOut, left_out
 from hub.standings.rebuild import traveller_line
 from hub.standings.rows import boards_played, teams_rows
+from hub.standings.team_section import (
+    MatchKey,
+    TeamPenalty,
+    TeamSection,
+    team_penalties,
+    tie_rule,
+)
 from hub.store.store import LiveLine
 from scoring.board_score import BoardScore
 from scoring.imps import imps
-from scoring.team_match import TeamBoard, score_match
 from scoring.team_standings import PlayedMatch, team_standings
-from scoring.team_ties import rule_from_names
 
 Key = tuple[int, int, int]  # table, round, board
-MatchKey = tuple[int, int]  # the match's place in the movement's list, round
 
 
 class TeamsLive:
@@ -40,24 +43,29 @@ class TeamsLive:
         self, event: EventFile, section: str, movement: Movement, names: dict[int, str]
     ) -> None:
         self.section = section
-        self.scale = load_scale(event.rules.vp_scale)
-        self.rule = rule_from_names(event.rules.tie_breaks)
+        self._event = event
+        self._set_movement(movement)
+        self.rule = tie_rule(event, movement.layout)
         self.lot_seed = event.rules.lot_seed
         self.names = dict(names)
+        self._lines: dict[Key, LiveLine] = {}
+        self._board_keys: dict[int, set[Key]] = {}
+        self._matches: dict[MatchKey, PlayedMatch] = {}
+        self._penalties: list[TeamPenalty] = []  # confirmed, in VP or IMP
+        self._imp_penalties: dict[MatchKey, dict[int, Fraction]] = {}
+        self._rows: list[dict[str, Any]] | None = None
+        # told of each stored line a match is scored without (F2); the hub alerts the TD
+        self.on_left_out: Callable[[LeftOut], None] | None = None
+
+    def _set_movement(self, movement: Movement) -> None:
+        self.plan = TeamSection(self._event, self.section, movement)  # matches, the rules
         # table → (match index, open table, closed table)
         self._match_of: dict[int, tuple[int, int, int]] = {}
         for i, (open_t, closed_t) in enumerate(movement.layout.matches):
             self._match_of[open_t] = self._match_of[closed_t] = (i, open_t, closed_t)
-        self._rows_of: dict[tuple[int, int], MovementRow] = {
-            (r.table, r.round): r for r in movement.rows if r.section == section
+        self._seated = {
+            (r.table, r.round): r.ns_pair for r in movement.rows if r.section == self.section
         }
-        self._lines: dict[Key, LiveLine] = {}
-        self._board_keys: dict[int, set[Key]] = {}
-        self._matches: dict[MatchKey, PlayedMatch] = {}
-        self._vp_adjustments: dict[Hashable, Fraction] = {}
-        self._rows: list[dict[str, Any]] | None = None
-        # told of each stored line a match is scored without (F2); the hub alerts the TD
-        self.on_left_out: Callable[[LeftOut], None] | None = None
 
     def _ns_score(self, line: LiveLine | None) -> int | None:
         """The NS score of a played result; None for none, an artificial score (a board
@@ -87,9 +95,9 @@ class TeamsLive:
             if x.board == board:
                 self._add(x)
                 touched.add((x.table, x.round))
-        opens = {(self._match_of[t][1], r) for t, r in touched if t in self._match_of}
-        for table, rnd in opens:
-            self._rescore_match(table, rnd)
+        for match in {self.plan.key_of(t, r) for t, r in touched}:
+            if match is not None:
+                self._score(match)
         self._rows = None
 
     def _add(self, line: LiveLine) -> None:
@@ -98,50 +106,77 @@ class TeamsLive:
         self._board_keys.setdefault(line.board, set()).add(key)
 
     def _rescore_match(self, table: int, rnd: int) -> None:
-        """Score again the one match that table ``table`` plays in round ``rnd``."""
+        """Score again the one match that table ``table`` plays in movement round ``rnd``
+        (over every segment of it)."""
         self._rows = None
-        where = self._match_of.get(table)
-        if where is None:
-            return
-        index, open_t, closed_t = where
-        self._matches.pop((index, rnd), None)
-        row = self._rows_of.get((open_t, rnd))
-        if row is None or not (row.ns_pair and row.ew_pair):
-            return
-        boards = []
-        for b in row.boards:
-            o = self._ns_score(self._lines.get((open_t, rnd, b)))
-            c = self._ns_score(self._lines.get((closed_t, rnd, b)))
-            if o is not None and c is not None:
-                boards.append(TeamBoard(b, o, c))
-        if boards:
-            result = score_match(boards, scale=self.scale)
-            self._matches[(index, rnd)] = PlayedMatch(row.ns_pair, row.ew_pair, result)
+        key = self.plan.key_of(table, rnd)
+        if key is not None:
+            self._score(key)
+
+    def _score(self, key: MatchKey) -> None:
+        def ns_score(table: int, rnd: int, board: int) -> int | None:
+            return self._ns_score(self._lines.get((table, rnd, board)))
+
+        played = self.plan.score(key, ns_score, self._imp_penalties.get(key))
+        if played is None:
+            self._matches.pop(key, None)
+        else:
+            self._matches[key] = played
 
     # -- penalties -------------------------------------------------------------------------
     def apply_penalty(self, penalty: dict[str, Any]) -> bool:
-        """VPs off each paying team's total; other units are not team standings' (False)."""
-        payers = payer_shares(penalty)
-        if penalty["unit"] != "VP" or not payers:
+        """A confirmed team penalty: VPs off each paying team's total, or IMPs off its
+        match in the penalty's round before the VPs (False for other units, a penalty
+        with no payer, or IMPs where the paying team has no match in that round)."""
+        mine = team_penalties(penalty)
+        imps_by_match = self.plan.imp_penalties(mine)
+        mine = [p for p in mine if p.unit == "VP" or self.plan.match_of(p.team, p.round or 0)]
+        if not mine:
             return False
-        amount = Fraction(penalty["amount"])
-        for _, team, share in payers:
-            self._vp_adjustments[team] = self._vp_adjustments.get(team, Fraction(0)) - (
-                amount * share
-            )
+        self._penalties += mine
+        for key, per_team in imps_by_match.items():
+            into = self._imp_penalties.setdefault(key, {})
+            for team, amount in per_team.items():
+                into[team] = into.get(team, Fraction(0)) + amount
+            self._score(key)
         self._rows = None
         return True
 
     # -- views out -------------------------------------------------------------------------
     def match(self, open_table: int, rnd: int) -> PlayedMatch | None:
-        """The match at ``open_table``'s pair of tables in round ``rnd`` as the standings
-        score it now (None before a board is played in both rooms)."""
-        where = self._match_of.get(open_table)
-        return None if where is None else self._matches.get((where[0], rnd))
+        """The match at ``open_table``'s pair of tables in movement round ``rnd`` as the
+        standings score it now, over all its segments so far, seen from the team that sits
+        NS at ``open_table`` in that round (None before a board is played in both rooms)."""
+        key = self.plan.key_of(open_table, rnd)
+        played = None if key is None else self._matches.get(key)
+        if played is None or self._seated.get((open_table, rnd)) == played.home:
+            return played
+        return PlayedMatch(played.away, played.home, played.result.swapped())
 
     def matches(self) -> list[PlayedMatch]:
         """The matches scored so far, in the movement's order (match, then round)."""
         return [self._matches[k] for k in sorted(self._matches)]
+
+    def follow(self, movement: Movement) -> None:
+        """A round drawn while the event runs (D19) joins the movement: the earlier rounds'
+        rows, and every result, stay as they are; the matches are planned again from the
+        new movement and rescored (IMP penalties re-placed in them)."""
+        self._set_movement(movement)
+        self._imp_penalties = self.plan.imp_penalties(self._penalties)
+        self._matches.clear()
+        for key in self.plan.plan:
+            self._score(key)
+        self._rows = None
+
+    # -- for the draw (D19): the standings' VPs beyond the matches -------------------------
+    def vp_adjustments(self) -> dict[Hashable, Fraction]:
+        """Each team's VPs beyond its matches and byes (carried VPs, late joiners, VP
+        penalties): the draw counts the byes itself, at ``bye_vp``."""
+        return self.plan.vp_adjustments(self._matches, self._penalties, byes=False)
+
+    def bye_vp(self, team: int, rnd: int) -> Fraction:
+        """The VPs a bye of ``team`` scores now, by the event's ``[rules.teams.bye]``."""
+        return self.plan.bye_vp(self._matches, team)
 
     def rename(self, names: dict[int, str]) -> None:
         self.names = dict(names)
@@ -150,11 +185,9 @@ class TeamsLive:
     def rows(self) -> list[dict[str, Any]]:
         if self._rows is None:
             matches = self.matches()
+            adjustments = self.plan.vp_adjustments(self._matches, self._penalties)
             ranked = team_standings(
-                matches,
-                self.rule,
-                vp_adjustments=self._vp_adjustments or None,
-                lot_seed=self.lot_seed,
+                matches, self.rule, vp_adjustments=adjustments or None, lot_seed=self.lot_seed
             )
             self._rows = teams_rows(ranked, boards_played(matches), self.names)
         return list(self._rows)

@@ -51,7 +51,7 @@
   const tableKey = where ? 'table.' + where.section + where.table : null;
   const freshTable = () => ({
     loggedOn: false, assignment: null, session: null, boards: {}, pending: [], travellers: {}, hands: {},
-    ranking: null, names: {}, seating: {}, messages: [], clock: null, logonError: '',
+    ranking: null, match: null, names: {}, seating: {}, messages: [], clock: null, logonError: '',
     ui: { screen: where ? 'wait' : 'join', draft: null }, eventKey: '',
   });
   const T = Object.assign(freshTable(), tableKey ? store.get(tableKey, {}) : {});
@@ -264,6 +264,7 @@
     },
     traveller(m) { T.travellers[m.board] = m; },
     hand(m) { T.hands[m.board] = m; },
+    match_score(m) { T.match = m; },
     message(m) {
       T.messages.push(m.text);
       const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive; // else refused
@@ -463,7 +464,8 @@
       if (sitsOut()) return [title(t('sit_out')), seatingList(), rankingBlock()];
       const done = nextBoard() === undefined;
       return [title(done ? t('round_done') : t('board_list')), done ? note(t('wait_next')) : null,
-        boardList(), otherBoard(), seatingList(), playersButton(), done ? rankingBlock() : null];
+        done ? matchBlock() : null, boardList(), otherBoard(), seatingList(), playersButton(),
+        done ? rankingBlock() : null];
     },
     contract() {
       const d = T.ui.draft;
@@ -543,7 +545,7 @@
       const next = sitsOut() ? undefined : nextBoard();
       const onward = () => { goNextBoard(); save(); render(); };
       return [boardHead(d), h('p', { class: 'summary' }, rec.summary, ' · ', scoreText(rec.score)),
-        statusBlock(rec), travellerBlock(d.board), handBlock(d.board),
+        statusBlock(rec), travellerBlock(d.board), next === undefined ? matchBlock() : null, handBlock(d.board),
         button('next', next === undefined ? t('ok') : t('next_board', { b: next }), onward, 'wide go')];
     },
     correct() {
@@ -554,7 +556,7 @@
         grid('two', button('correct-yes', t('correct_yes'), () => correctBoard(board), 'stop'), backButton('round'))];
     },
     final() {
-      return [h('h1', { k: 'final' }, t('final')), note(t('session_over')), rankingBlock(false)];
+      return [h('h1', { k: 'final' }, t('final')), note(t('session_over')), matchBlock(), rankingBlock(false)];
     },
     players() {
       const a = A();
@@ -664,6 +666,23 @@
       h('div', { class: 'deal' }, seat('N'), seat('W'), seat('E'), seat('S')),
       hd.makeable ? note(t('makeable', { m: hd.makeable }), 'makeable') : null,
       hd.par ? note(t('par', { p: hd.par }), 'par') : null);
+  }
+
+  /* A team match's running score once the table has entered all its boards (MATCH_SCORE,
+     docs/web-terminal.md): home and away, IMPs and VPs, the boards still to compare. */
+  function matchBlock() {
+    const m = T.match;
+    if (!m || !A() || m.round !== A().round || m.section !== A().section) return null;
+    const team = (label, name) => (name ? label + ' ' + name : label);
+    const row = (k, label, name, imps, vp) => h('tr', { k },
+      h('td', {}, team(label, name)), h('td', { class: 'num' }, imps + ' ' + t('imps')),
+      h('td', { class: 'num' }, vp + ' ' + t('vp')));
+    return h('div', { class: 'match', k: 'match' },
+      h('h2', {}, t('match', { r: m.round })),
+      h('table', {}, h('tbody', {},
+        row('match-home', m.home_label || m.home, m.home_name, m.home_imps_text, m.home_vp_text),
+        row('match-away', m.away_label || m.away, m.away_name, m.away_imps_text, m.away_vp_text))),
+      note(m.out ? t('match_out', { n: m.out }) : t('match_all'), 'match-out'));
   }
 
   function rankingBlock(heading = true) {

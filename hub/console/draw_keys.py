@@ -1,0 +1,74 @@
+"""``D``: the next round's draw of a Swiss, Danish or Monrad section (decisions D19). The
+console asks the hub for the draw (``draw_show``), shows it match by match, and publishes
+it (``draw_publish``) once the director confirms; a refusal (the round it is drawn from is
+still in play, the standings changed since it was shown) lands in the log."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from hub.console.choice import ChoiceScreen
+from hub.console.commands import Console
+
+
+def draw_text(shown: dict[str, Any]) -> str:
+    """The draw as the TD reads it: one line a match (its tables), then byes and repeats."""
+
+    def team(t: dict[str, Any]) -> str:
+        return f"{t['team']} {t.get('name') or ''}".strip()
+
+    lines = [f"Section {shown['section']}, round {shown['round']}: the draw"]
+    for m in shown["matches"]:
+        tables = "/".join(str(t) for t in m["tables"])
+        lines.append(f"  {m['table']:>2}. tables {tables}: {team(m['home'])} v {team(m['away'])}")
+    lines += [f"  bye: {team(b)}" for b in shown["byes"]]
+    lines.append(f"  repeats: {shown['repeats']}   lot seed: {shown['lot_seed']}")
+    return "\n".join(lines)
+
+
+class DrawKeys:
+    """The draw key's flow; lives on the Textual app's event loop."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def sections(self) -> list[str]:
+        """The teams sections the key acts on (the room filter's one, if set)."""
+        only = self.console.section_filter
+        return [
+            letter
+            for letter, sec in sorted(self.console.room.sections.items())
+            if sec.get("kind") == "teams" and only in (None, letter)
+        ]
+
+    async def show(self) -> None:
+        sections = self.sections()
+        if not sections:
+            self.console.room.warn("! D draws the next round of a teams section: there is none")
+        for section in sections:
+            await self.console.command(
+                "draw_show",
+                f"the next draw of section {section}",
+                on_reply=functools.partial(self._shown, section),
+                section=section,
+            )
+
+    def _shown(self, section: str, msg: dict[str, Any]) -> None:
+        if not msg.get("ok"):
+            return  # the log shows why (not drawn while it runs, still in play)
+        rnd = int(msg["round"])
+        choices = [("publish", f"Publish round {rnd}'s draw"), ("keep", "Not now")]
+        self.console.ask(
+            ChoiceScreen(draw_text(msg), choices), functools.partial(self._publish, section, rnd)
+        )
+
+    async def _publish(self, section: str, rnd: int, choice: str | None) -> None:
+        if choice != "publish":
+            return
+        await self.console.command(
+            "draw_publish",
+            f"round {rnd}'s draw in section {section}",
+            section=section,
+            round=rnd,
+        )

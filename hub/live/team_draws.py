@@ -1,0 +1,267 @@
+"""The draws of team sections drawn while the event runs (decisions D19): the next round's
+draw is held as a proposal once the round it is drawn from is over; the director reviews
+and publishes it (``draw_show``, ``draw_publish``), or the event publishes it at once.
+Publishing appends the round to the movement in the store (earlier rounds untouched),
+audited with the draw and its lot seed, and every table of the section is told its next
+assignment.
+
+``TeamDraws`` belongs to the hub's asyncio loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from hub.api.draw_models import DrawPublish, DrawShow, WithdrawTeam
+from hub.api.feed import Feed
+from hub.api.server import CommandError
+from hub.event.event_file import EventFile
+from hub.event.movement.drawn import with_round
+from hub.event.movement.model import Movement, MovementError
+from hub.live import round_controller as rc
+from hub.live.alerts import Alerts
+from hub.live.draw_proposal import DrawSpec, NotReady, draw_json, draw_spec, propose
+from hub.live.rounds import RoundDone, Rounds
+from hub.live.views import LiveViews, TeamsLive
+from hub.store.store import Store
+from hub.store.values import StoreError
+from scoring.draw.model import Draw
+
+log = logging.getLogger(__name__)
+LOT_SEED = "draw_lot_seed"  # the audit entry of a lot seed the hub drew for a round
+
+
+class TeamDraws:
+    """Every drawn section's next draw: proposed, shown, published. On the hub's loop;
+    ``movements`` is the hub's one map of section to movement (the intake reads it)."""
+
+    def __init__(
+        self,
+        store: Store,
+        event_id: int,
+        event: EventFile,
+        movements: dict[str, Movement],
+        rounds: Rounds,
+        views: LiveViews,
+        feed: Feed,
+        alerts: Alerts,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store, self.event_id = store, event_id
+        self.movements, self.rounds, self.views = movements, rounds, views
+        self.feed, self.alerts, self.clock = feed, alerts, clock
+        self.specs: dict[str, DrawSpec] = {
+            s: spec for s in movements if (spec := draw_spec(event, s)) is not None
+        }
+        self.proposals: dict[str, Draw] = {}
+        self._seeds: dict[tuple[str, int], int] = {}  # a lot seed drawn once per round
+        self._publishing = asyncio.Lock()
+        self.matches_changed: Callable[[str], None] | None = None  # the round's matches out
+
+    # -- the proposal ------------------------------------------------------------------------
+    def _spec(self, section: str) -> DrawSpec:
+        spec = self.specs.get(section)
+        if spec is None:
+            raise CommandError(
+                f"section {section} is not drawn while it runs: its movement is fixed "
+                "(a Swiss, Danish or Monrad section has draw = ... in its movement)"
+            )
+        return spec
+
+    async def draw(self, section: str) -> Draw:
+        """The next round's draw as the standings stand now (``NotReady``, ``ValueError``)."""
+        spec, movement = self._spec(section), self.movements[section]
+        live = self.views.sections[section]
+        assert isinstance(live, TeamsLive)
+        seed = await self._lot_seed(section, movement.layout.drawn + 1)
+        over = self.rounds.controller(section).is_complete
+        return propose(spec, movement, section, live, over, seed)
+
+    async def _lot_seed(self, section: str, rnd: int) -> int:
+        """The seed of every lot of the round's draw when the event gives none: drawn once
+        and recorded at once, so a restarted hub draws the same (D19)."""
+        if self._spec(section).lot_seed is None and (section, rnd) not in self._seeds:
+            seed = self._seeds[(section, rnd)] = secrets.randbelow(2**31)
+            detail = {"section": section, "round": rnd, "lot_seed": seed}
+            await asyncio.to_thread(self.store.audit, self.event_id, "hub", LOT_SEED, detail)
+        return self._seeds.get((section, rnd), 0)
+
+    async def _draw_or_refuse(self, section: str) -> Draw:
+        try:
+            return await self.draw(section)
+        except NotReady as e:
+            raise CommandError(f"section {section}: {e}") from None
+        except ValueError as e:
+            raise CommandError(f"section {section}: the draw cannot be made: {e}") from None
+
+    def shown(self, draw: Draw, section: str) -> dict[str, Any]:
+        return draw_json(draw, self.views.names.get(section, {}), section)
+
+    async def round_complete(self, section: str, rnd: int) -> None:
+        """After a round: the next draw, if it can be made now, goes to the director (or
+        is published at once when the event says so)."""
+        spec = self.specs.get(section)
+        if spec is None or section in self.proposals:
+            return
+        try:
+            draw = await self.draw(section)
+        except NotReady:
+            return
+        except ValueError as e:
+            self.alerts.raise_(
+                f"section {section}: the next draw cannot be made: {e}", section=section
+            )
+            return
+        if spec.at_once:
+            await self.publish(section, draw, "hub")
+            return
+        self.proposals[section] = draw
+        self.feed.publish("draw_proposed", **self.shown(draw, section))
+        self.alerts.raise_(
+            f"round {draw.round} of section {section} is drawn: review and publish it "
+            "(the console's D key)",
+            section=section,
+            round=draw.round,
+        )
+
+    def after(self, publication: RoundDone) -> RoundDone:
+        """The hub's round-complete hook: the standings' publication, then the draw."""
+
+        async def round_done(section: str, rnd: int) -> None:
+            await publication(section, rnd)
+            await self.round_complete(section, rnd)
+
+        return round_done
+
+    async def after_start(self, ready: asyncio.Event) -> None:
+        """Once a restarted hub's live scores are built: a draw that can be made and is
+        not published yet goes to the director again (or out, ``at_once``), with the lot
+        seeds already drawn."""
+        recorded = await asyncio.to_thread(self.store.audit_log, self.event_id, LOT_SEED)
+        for entry in recorded:
+            d = entry["detail"]
+            self._seeds[(str(d["section"]), int(d["round"]))] = int(d["lot_seed"])
+        await ready.wait()
+        for section in self.specs:
+            await self.round_complete(section, 0)
+
+    # -- the director ------------------------------------------------------------------------
+    async def cmd_draw_show(self, args: DrawShow, actor: str) -> dict[str, Any]:
+        draw = await self._draw_or_refuse(args.section)
+        self.proposals[args.section] = draw
+        return self.shown(draw, args.section)
+
+    async def cmd_draw_publish(self, args: DrawPublish, actor: str) -> dict[str, Any]:
+        section = args.section
+        draw = await self._draw_or_refuse(section)
+        if args.round != draw.round:
+            raise CommandError(
+                f"section {section}: round {args.round} cannot be published: the next "
+                f"round to draw is {draw.round}"
+            )
+        shown = self.proposals.get(section)
+        if shown is not None and shown != draw:
+            self.proposals[section] = draw
+            raise CommandError(
+                f"section {section}: round {draw.round}'s draw changed since it was shown "
+                "(a score changed): review it again (draw_show), then publish"
+            )
+        return await self.publish(section, draw, actor)
+
+    async def cmd_withdraw_team(self, args: WithdrawTeam, actor: str) -> dict[str, Any]:
+        """The team is left out of the draws from the first round not yet published."""
+        section, team = args.section, args.team
+        if team not in {t.number for t in self._spec(section).teams}:
+            raise CommandError(f"section {section} has no team {team}")
+        async with self._publishing:
+            movement = self.movements[section]
+            first = movement.layout.drawn + 1
+            if not movement.layout.plays(team, first):
+                raise CommandError(f"team {team} of section {section} has already withdrawn")
+            if first > movement.rounds:
+                raise CommandError(f"section {section}: every round is drawn already")
+            withdrawn = (*movement.layout.withdrawn, (team, first))
+            changed = replace(movement, layout=replace(movement.layout, withdrawn=withdrawn))
+            detail = {"team": team, "from_round": first}
+            stored = await asyncio.to_thread(
+                self.store.replace_movement_from_round,
+                self.event_id, section, first, changed, actor, "team_withdrawn", detail,
+            )  # fmt: skip
+            self._follow(section, stored)
+        self.proposals.pop(section, None)  # a draw shown before is drawn again without it
+        self.feed.publish("pairs_changed", section=section, action="withdraw_team", pair=team)
+        await self.round_complete(section, first - 1)
+        controller = self.rounds.controller(section)
+        seated = [  # published rounds not over where it still has a match: the TD scores them
+            r.round
+            for r in stored.rows
+            if r.section == section and team in (r.ns_pair, r.ew_pair)
+            and not controller.is_complete(r.round)
+        ]  # fmt: skip
+        return detail | {"still_drawn": sorted(set(seated))}
+
+    def _follow(self, section: str, movement: Movement) -> None:
+        """The hub's one map of movements, the live scores and the round state follow."""
+        self.movements[section] = movement
+        live = self.views.sections[section]
+        assert isinstance(live, TeamsLive)
+        live.follow(movement)
+        self.rounds.sections[section].movement = movement
+
+    async def publish(self, section: str, draw: Draw, actor: str) -> dict[str, Any]:
+        """The round joins the movement, stored and audited at once; the room follows.
+        Then the next draw, if the standings it is drawn from are already there."""
+        shown = await self._publish(section, draw, actor)
+        await self.round_complete(section, draw.round)
+        return shown
+
+    async def _publish(self, section: str, draw: Draw, actor: str) -> dict[str, Any]:
+        async with self._publishing:
+            shown = self.shown(draw, section)
+            pairs = [(int(p.home), int(p.away)) for p in draw.matches]
+            teams = len(self._spec(section).teams)
+            try:
+                movement = with_round(
+                    self.movements[section], section, draw.round, pairs, teams=teams
+                )
+                stored = await asyncio.to_thread(
+                    self.store.replace_movement_from_round,
+                    self.event_id,
+                    section,
+                    draw.round,
+                    movement,
+                    actor,
+                    "draw_published",
+                    {"draw": shown},
+                )
+            except (MovementError, StoreError) as e:
+                raise CommandError(f"section {section}: round {draw.round}: {e}") from None
+            self._follow(section, stored)
+            await self._room_follows(section, stored, draw.round)
+            if self.rounds.current(section) == draw.round and self.matches_changed is not None:
+                self.matches_changed(section)  # the round started: its matches, none played
+            self.proposals.pop(section, None)
+            self.feed.publish("draw_published", **shown)
+            log.info("section %s: round %d drawn and published by %s", section, draw.round, actor)
+            return shown
+
+    async def _room_follows(self, section: str, movement: Movement, rnd: int) -> None:
+        """The section's controller and clock learn the round; a section waiting for it
+        moves on, and every table is told where it plays next."""
+        state = self.rounds.sections[section]
+        state.clock.boards_per_round[rnd] = max(
+            (len(r.boards) for r in movement.round_rows(rnd, section)), default=0
+        )
+        effects = await self.rounds.handle(section, rc.Drawn(movement, self.clock()))
+        if any(isinstance(e, rc.RoundStarted) for e in effects):
+            return  # every table was told its new round
+        controller = self.rounds.controller(section)
+        for seat in self.rounds.gateway.in_section(section):  # the tables already done
+            played = controller.table_round(seat.table or 0, controller.round)
+            if played is not None and played.done:
+                self.rounds.assign(seat)  # where they play the round just drawn
