@@ -54,3 +54,18 @@ def test_the_directors_imp_and_vp_penalties_change_the_team_standings(tmp_path):
     confirmed = [a for a in audit if a["action"] == "penalty_confirmed"]
     assert len(confirmed) == 2
     assert [a["action"] for a in audit].count("command add_penalty") == 2
+
+
+def test_the_final_standings_text_of_a_team_event_heads_its_column_team(tmp_path):
+    """standings.txt (``bridgehub run``'s final outputs): a teams ranking lists teams."""
+    from hub.report.build import build_report
+    from hub.report.final import standings_text
+
+    url, eid = stored_round_1(tmp_path)
+    store = Store.open(url)
+    try:
+        text = standings_text(build_report(store, eid))
+    finally:
+        store.close()
+    head = next(line for line in text.splitlines() if "Place" in line)
+    assert head.split()[:2] == ["Place", "Team"] and "VPs" in head

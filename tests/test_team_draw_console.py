@@ -39,6 +39,15 @@ def test_the_director_shows_and_publishes_the_draw_with_d(tmp_path):
                 await wait_until(
                     lambda: "director session opened" in app.room.log, 10, "the TD session"
                 )
+                await pilot.press("x")  # the Matches tab says what the room waits for
+                await wait_until(
+                    lambda: (
+                        "round 1 waits for its danish draw: D shows it"
+                        in str(app.query_one("#matches-note", Static).render())
+                    ),
+                    10,
+                    "the note that round 1 waits for its draw",
+                )
                 await pilot.press("D")
                 await popup_shows(app, "Section A, round 1: the draw")
                 shown = popup_title(app)
@@ -68,6 +77,17 @@ def test_the_director_shows_and_publishes_the_draw_with_d(tmp_path):
                 await wait_until(lambda: table.row_count == 2, 10, "round 1's matches")
                 assert [str(c) for c in table.get_row_at(0)][4:6] == ["4 Foxes", "2 Bears"]
                 assert "waits for its" not in str(note.render())
+                await pilot.press("W")
+                await popup_shows(app, "Team of section A that withdraws")
+                await pilot.press("3", "enter")
+                await popup_shows(app, "Team 3 withdraws from section A")
+                await pilot.press("enter")  # "Withdraw team 3"
+                await wait_until(
+                    lambda: any("team 3 of section A withdrawn: done" in x for x in app.room.log),
+                    10,
+                    "the hub's reply to the withdrawal",
+                )
+                assert hub.sections["A"].movement.layout.withdrawn == ((3, 2),)
         finally:
             await hub.stop()
             store.close()

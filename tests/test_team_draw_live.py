@@ -202,6 +202,8 @@ def test_a_restarted_hub_keeps_the_published_rounds_and_offers_the_next_draw_aga
             controller = hub.rounds.controller("A")
             assert controller.round == 1 and controller.is_complete(1)
             await wait_until(lambda: "A" in hub.draws.proposals, 10, "the draw offered again")
+            snap = (await hub.snapshot())["sections"]["A"]
+            assert snap["draw"] == {"method": "danish", "drawn": 1, "waiting": True}
             assert any("round 2 of section A is drawn" in a for a in hub.alerts.recent())
             shown = await hub.commands.dispatch("draw_publish", {"section": "A", "round": 2}, "TD")
             await wait_until(lambda: hub.rounds.current("A") == 2, 10, "round 2 to start")
@@ -361,6 +363,8 @@ def test_before_round_1_is_drawn_the_tables_wait_and_the_clock_waits_for_the_dir
                 "every terminal's log-on answered",
             )
             seated_before = [t.assignment for t in terminals]
+            with pytest.raises(CommandError, match="round 1 of section A is not drawn yet"):
+                await hub.commands.dispatch("start_clock", {"section": "A"}, "TD")
             await hub.commands.dispatch("draw_publish", {"section": "A", "round": 1}, "TD")
             await wait_until(
                 lambda: all(t.assignment is not None for t in terminals), 30, "the seating"

@@ -196,3 +196,44 @@ movement = { kind = "teams", teams = 8, rounds = 5, boards_per_round = 2, draw =
             'a draw is made for a teams event: give rules.scoring = "teams" (not "mp")',
         )
     ]
+
+
+def test_the_event_names_the_home_team_of_a_drawn_match():
+    """``home``: seed 000 seats the higher team number at home (§8); a Danish seats the
+    higher-ranked by default (seed 001 is silent; seed 002's play-off rule). Round 1 of a
+    Danish by masterpoints, here in team-number order (1 before 2 before 3 before 4):
+    1 v 2 and 3 v 4 with the higher-ranked at home, 2 v 1 and 4 v 3 with the higher
+    number."""
+    from hub.event.movement.build import build_movement
+    from hub.live.draw_proposal import draw_spec, propose
+    from hub.live.views.teams import TeamsLive
+
+    def round_1(home: str) -> list[tuple[str, str]]:
+        text = f"""schema_version = 1
+[event]
+name = "Danish"
+[rules]
+scoring = "teams"
+[[sessions]]
+name = "Day"
+[[sessions.sections]]
+letter = "A"
+movement = {{ kind = "teams", teams = 4, rounds = 3, boards_per_round = 2, draw = "danish"{home} }}
+teams = [
+  {{ number = 1, name = "Lions", players = [{{ name = "a", masterpoints = 40 }}] }},
+  {{ number = 2, name = "Bears", players = [{{ name = "b", masterpoints = 30 }}] }},
+  {{ number = 3, name = "Owls", players = [{{ name = "c", masterpoints = 20 }}] }},
+  {{ number = 4, name = "Foxes", players = [{{ name = "d", masterpoints = 10 }}] }},
+]
+"""
+        event = parse_event(text)
+        movement = build_movement(event.sessions[0].sections[0].movement, "A")
+        spec = draw_spec(event, "A")
+        assert spec is not None
+        live = TeamsLive(event, "A", movement, {})
+        draw = propose(spec, movement, "A", live, lambda r: False, 1)
+        return [(p.home, p.away) for p in draw.matches]
+
+    assert round_1("") == [("1", "2"), ("3", "4")]  # the higher-ranked at home
+    assert round_1(', home = "higher-ranked"') == [("1", "2"), ("3", "4")]
+    assert round_1(', home = "higher-number"') == [("2", "1"), ("4", "3")]

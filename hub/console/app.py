@@ -252,6 +252,9 @@ class ConsoleApp(App[None]):
     async def action_draw(self) -> None:
         await self.draw_keys.show()
 
+    def action_withdraw_team(self) -> None:
+        self.draw_keys.withdraw()
+
     def action_break(self) -> None:
         self.clock_keys.take_break()
 

@@ -1,14 +1,15 @@
 """``D``: the next round's draw of a Swiss, Danish or Monrad section (decisions D19). The
 console asks the hub for the draw (``draw_show``), shows it match by match, and publishes
 it (``draw_publish``) once the director confirms; a refusal (the round it is drawn from is
-still in play, the standings changed since it was shown) lands in the log."""
+still in play, the standings changed since it was shown) lands in the log. ``W``: a team
+withdraws (``withdraw_team``), after the director confirms."""
 
 from __future__ import annotations
 
 import functools
 from typing import Any
 
-from hub.console.choice import ChoiceScreen
+from hub.console.choice import AskScreen, ChoiceScreen
 from hub.console.commands import Console
 
 
@@ -72,3 +73,42 @@ class DrawKeys:
             section=section,
             round=rnd,
         )
+
+    def withdraw(self) -> None:
+        """``W``: a team of a drawn section withdraws (asks its number, then confirms)."""
+        sections = self.sections()
+        if len(sections) != 1:
+            self.console.room.warn(
+                "! W withdraws a team of one teams section: choose it with f first"
+                if sections
+                else "! W withdraws a team of a teams section: there is none"
+            )
+            return
+        section = sections[0]
+        self.console.ask(
+            AskScreen(f"Team of section {section} that withdraws (its number)", "7"),
+            functools.partial(self._confirm_withdrawal, section),
+        )
+
+    async def _confirm_withdrawal(self, section: str, answer: str | None) -> None:
+        if answer is None:
+            return
+        if not answer.isdigit() or not 1 <= int(answer) <= 9999:
+            self.console.room.warn(f"! {answer!r} is not a team number (1-9999)")
+            return
+        team = int(answer)
+        title = (
+            f"Team {team} withdraws from section {section}: it is left out of every draw "
+            "after the rounds published; its results stand"
+        )
+        choices = [("withdraw", f"Withdraw team {team}"), ("keep", "Not now")]
+        self.console.ask(
+            ChoiceScreen(title, choices), functools.partial(self._withdraw, section, team)
+        )
+
+    async def _withdraw(self, section: str, team: int, choice: str | None) -> None:
+        if choice == "withdraw":
+            await self.console.command(
+                "withdraw_team", f"team {team} of section {section} withdrawn",
+                section=section, team=team,
+            )  # fmt: skip

@@ -15,6 +15,7 @@ KEYS: list[BindingType] = [
     Binding("m", "measure", "MP%/points", show=False),
     Binding("x", "tab('matches')", "Matches", show=False),
     Binding("D", "draw", "Draw", show=False),
+    Binding("W", "withdraw_team", "Withdraw team", show=False),
     Binding("c", "tab('calls')", "Calls"),
     Binding("w", "tab('slow')", "Slow"),
     Binding("l", "tab('log')", "Log"),
@@ -90,5 +91,5 @@ HELP = """Keys
   x  matches (teams): tables, IMPs, VPs, boards out   ?  this help
   D  the next round's draw of a Swiss, Danish or Monrad: shown match by
      match, published when you confirm (refused while the round it is drawn
-     from is in play)
+     from is in play); W a team withdraws (left out of the later draws)
   q  quit"""

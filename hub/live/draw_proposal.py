@@ -69,7 +69,10 @@ def draw_spec(event: EventFile, section: str) -> DrawSpec | None:
             rule = rule_from_names(names) if names else DEFAULT_RULE[g.draw]
             at_once = g.publish == "at_once"
             joining = {n: j.first_round for j in event.rules.teams.late_joiners for n in j.teams}
-            return DrawSpec(g.draw, g.delayed, teams, rule, event.rules.lot_seed, at_once, joining)
+            home = HomeRule(g.home) if g.home else None
+            return DrawSpec(
+                g.draw, g.delayed, teams, rule, event.rules.lot_seed, at_once, joining, home
+            )
     return None
 
 

@@ -104,7 +104,10 @@ class Snapshots:
                 self.views.sections.get(letter), state.movement, letter, state.round
             ),
             "matches_hidden": rankings_hidden(self.publication.event, state.movement, state.round),
-            "draw": draw_state(state.movement.layout, state.controller.waits_for_draw()),
+            "draw": draw_state(
+                state.movement.layout,
+                state.controller.waits_for_draw() or state.movement.layout.undrawn(state.round),
+            ),
         }
 
     def behind(self, letter: str, now: float) -> dict[int, float]:

@@ -129,6 +129,12 @@ class RoomCommands:
         """Start the current round's clock from now (the room is seated and ready): its
         time, warnings and the slow-play measure count from this moment."""
         section = args.section
+        state = self.rounds.sections[section]
+        if state.movement.layout.undrawn(state.round):  # D19: the tables have no seats yet
+            raise CommandError(
+                f"round {state.round} of section {section} is not drawn yet: publish its "
+                "draw first (the console's D key)"
+            )
         try:
             now = await self.rounds.start_clock(section, args.restart)
         except RoundRefused as e:

@@ -22,19 +22,19 @@ log = logging.getLogger(__name__)
 
 
 def standings_text(model: ReportModel) -> str:
-    """The ranking of every section as plain text: place, pair, names, total, points."""
+    """The ranking of every section as plain text: place, pair (team), names, total,
+    points."""
     w = model.words
     total_word = w["vps"] if model.teams else (w["imps"] if model.imps else w["percent"])
     points_word = w["imps"] if model.teams else ("" if model.imps else w["matchpoints"])
     out = [model.title, model.subtitle, ""]
+    who = w["team"] if model.teams else w["pair"]
     for s in model.sections:
         out.append(f"{w['ranking']} · {w['section']} {s.letter}")
         for g in s.rankings:
             if g.title:
                 out.append(g.title)
-            out.append(
-                f"{w['place']:>6}  {w['pair']:<6} {w['names']:<40} {total_word:>8}  {points_word}"
-            )
+            out.append(f"{w['place']:>6}  {who:<6} {w['names']:<40} {total_word:>8}  {points_word}")
             if not g.rows:
                 out.append(f"  {w['no_results']}")
             for r in g.rows:
