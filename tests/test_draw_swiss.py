@@ -293,3 +293,14 @@ def test_property_top_match_on_table_1(half, rounds, seed):
     table_1 = {draw.matches[0].home, draw.matches[0].away}
     if set(leaders) - set(draw.byes):
         assert table_1 & (set(leaders) - set(draw.byes))
+
+
+def test_a_team_withdrawn_since_keeps_its_opponents_vps_in_the_standing():
+    """D19, a team withdraws: it is not drawn again, but the VPs its opponents won against
+    it stand. T4 (home, the higher number, seed 000 §8) lost 5-15 to T3; with T4 gone, T3
+    still leads on 15 VP."""
+    from scoring.draw.standing import current_standing
+
+    teams = numbered(3)  # T4 withdrew
+    matches = [played(1, "T4", "T3", 5, 15), played(1, "T1", "T2", 10, 10)]
+    assert current_standing(teams, matches)[0] == "T3"

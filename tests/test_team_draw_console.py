@@ -62,6 +62,8 @@ def test_the_director_shows_and_publishes_the_draw_with_d(tmp_path):
                 )
                 movement = hub.sections["A"].movement
                 assert movement.layout.drawn == 1
+                snap = (await hub.snapshot())["sections"]["A"]
+                assert snap["draw"]["waiting"] is False  # round 1 in play: nothing waits
                 assert movement.row("A", 1, 1).ns_pair == 4
                 await pilot.press("D")  # round 2 waits for round 1 at the tables
                 await wait_until(

@@ -12,7 +12,7 @@ import pytest
 from hub_stub import wait_until
 from test_team_draw_cli import EVENT, stored_round_1
 
-from drivers.protocol.messages import Assignment, Settings
+from drivers.protocol.messages import Assignment, NextSeating, Settings
 from hub.api.server import CommandError
 from hub.live.service import HubService
 from hub.store.store import Store
@@ -407,3 +407,45 @@ def test_a_lot_the_hub_drew_is_drawn_the_same_after_a_restart(tmp_path):
     store.close()
     assert first == second
     assert [s["detail"]["lot_seed"] for s in seeds] == [first["lot_seed"]]
+
+
+def test_a_room_that_waited_for_a_slow_draw_is_told_where_to_go_then(tmp_path):
+    """docs/protocol.md §4 NEXT_SEATING: a table that finished its round is told where its
+    pairs go next. When the director publishes round 2 only after round 1 is over, every
+    table gets round 2's seating, then its assignment; none is left without it. A draw
+    is never worked out before the live scores are built."""
+    room = Room(tmp_path, drawn_event("danish", 4, 2, rules='tie_breaks = "wbf"'), 4)
+    hub = room.hub
+
+    async def scenario():
+        await hub.start()
+        hub.draws._ready.clear()  # as during a restart's load
+        await hub.draws.round_complete("A", 0)
+        offered_while_loading = dict(hub.draws.proposals)
+        hub.draws._ready.set()
+        await hub.draws.round_complete("A", 0)
+        await hub.commands.dispatch("draw_publish", {"section": "A", "round": 1}, "TD")
+        room.station.start()
+        try:
+            await wait_until(lambda: "A" in hub.draws.proposals, 60, "round 2's draw")
+            terminals = list(room.station.terminals.values())
+            told_before = [
+                [m for m in t.log.received if isinstance(m, NextSeating)] for t in terminals
+            ]
+            await hub.commands.dispatch("draw_publish", {"section": "A", "round": 2}, "TD")
+            await wait_until(hub.session_done.is_set, 60, "round 2 to be played")
+            return offered_while_loading, told_before, [t.log.received for t in terminals]
+        finally:
+            await room.stop()
+
+    offered_while_loading, told_before, logs = asyncio.run(scenario())
+    room.close()
+    assert offered_while_loading == {}
+    assert told_before == [[]] * 4  # round 2 had no seats: nothing to tell yet
+    for log in logs:
+        kinds = [type(m).__name__ for m in log if isinstance(m, NextSeating | Assignment)]
+        seated = [m for m in log if isinstance(m, NextSeating) and m.round == 2]
+        assert seated and all(m.table for m in seated)  # a real table, not "sit out"
+        assert kinds.index("NextSeating") < max(
+            i for i, k in enumerate(kinds) if k == "Assignment"
+        )  # told where to go before round 2's assignment

@@ -72,6 +72,7 @@ def test_publishing_a_round_fills_its_rows_and_never_touches_an_earlier_one():
         (2, [(1, 3), (3, 4)], "team 3 is drawn twice"),
         (2, [(1, 5), (2, 4)], "no team 5 (teams are numbered 1-4)"),
         (2, [(1, 2), (3, 4), (5, 6)], "3 matches, but the room has tables for 2"),
+        (2, [], "no match to draw (fewer than two teams play)"),
     ],
 )
 def test_a_draw_that_does_not_fit_is_refused_saying_why(rnd, pairs, says):

@@ -35,18 +35,20 @@ class DrawKeys:
         self.console = console
 
     def sections(self) -> list[str]:
-        """The teams sections the key acts on (the room filter's one, if set)."""
+        """The drawn sections the keys act on (the room filter's one, if set)."""
         only = self.console.section_filter
         return [
             letter
             for letter, sec in sorted(self.console.room.sections.items())
-            if sec.get("kind") == "teams" and only in (None, letter)
+            if sec.get("draw") and only in (None, letter)
         ]
 
     async def show(self) -> None:
         sections = self.sections()
         if not sections:
-            self.console.room.warn("! D draws the next round of a teams section: there is none")
+            self.console.room.warn(
+                "! D draws the next round of a Swiss, Danish or Monrad section: there is none"
+            )
         for section in sections:
             await self.console.command(
                 "draw_show",
@@ -79,9 +81,9 @@ class DrawKeys:
         sections = self.sections()
         if len(sections) != 1:
             self.console.room.warn(
-                "! W withdraws a team of one teams section: choose it with f first"
+                "! W withdraws a team of one drawn section: choose it with f first"
                 if sections
-                else "! W withdraws a team of a teams section: there is none"
+                else "! W withdraws a team of a Swiss, Danish or Monrad section: there is none"
             )
             return
         section = sections[0]

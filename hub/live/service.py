@@ -249,6 +249,8 @@ class HubService:
         closing[:0] = [s.stop() for s in (self.api, self.web) if s is not None]
         if hasattr(self, "audit"):
             closing += [self.audit.flush(), self.requests.devices.flush()]
+        if hasattr(self, "draws"):
+            self.draws.cancel()
         await close_all(closing)
 
     @property

@@ -16,7 +16,7 @@ from hub.live.alerts import Alerts
 from hub.live.clock_state import section_clock
 from hub.live.desk_lists import BoardDue, desk_lists, finished_boards
 from hub.live.publication import Publication
-from hub.live.rounds import Rounds
+from hub.live.rounds import Rounds, SectionRounds
 from hub.live.slow_play import minutes_off_pace
 from hub.live.suspicious_scores import SuspiciousScores
 from hub.live.team_matches import round_matches
@@ -24,6 +24,14 @@ from hub.live.team_tables import rankings_hidden
 from hub.live.views import LiveViews
 from hub.standings.rows import label_rows
 from hub.store.store import Store
+
+
+def waits_for_draw(state: SectionRounds) -> bool:
+    """The room waits for a draw: its round is not drawn, or it is over and the next is
+    not (D19); not while a round is played."""
+    ctrl = state.controller
+    over = ctrl.is_complete(state.round) and ctrl.waits_for_draw()
+    return state.movement.layout.undrawn(state.round) or over
 
 
 def draw_state(layout: Layout, waiting: bool) -> dict[str, Any] | None:
@@ -104,10 +112,7 @@ class Snapshots:
                 self.views.sections.get(letter), state.movement, letter, state.round
             ),
             "matches_hidden": rankings_hidden(self.publication.event, state.movement, state.round),
-            "draw": draw_state(
-                state.movement.layout,
-                state.controller.waits_for_draw() or state.movement.layout.undrawn(state.round),
-            ),
+            "draw": draw_state(state.movement.layout, waits_for_draw(state)),
         }
 
     def behind(self, letter: str, now: float) -> dict[int, float]:

@@ -26,6 +26,7 @@ from hub.event.movement.model import Movement, MovementError
 from hub.live import round_controller as rc
 from hub.live.alerts import Alerts
 from hub.live.draw_proposal import DrawSpec, NotReady, draw_json, draw_spec, propose
+from hub.live.next_seating import next_seating
 from hub.live.rounds import RoundDone, Rounds
 from hub.live.views import LiveViews, TeamsLive
 from hub.store.store import Store
@@ -60,7 +61,10 @@ class TeamDraws:
         }
         self.proposals: dict[str, Draw] = {}
         self._seeds: dict[tuple[str, int], int] = {}  # a lot seed drawn once per round
-        self._publishing = asyncio.Lock()
+        self._publishing = asyncio.Lock()  # one change of a movement at a time
+        self._offering = asyncio.Lock()  # one draw worked out and offered at a time
+        self._ready = asyncio.Event()  # the live scores are built (a restart's load is done)
+        self._tasks: set[asyncio.Task[None]] = set()  # the draws after rounds, under way
         self.matches_changed: Callable[[str], None] | None = None  # the round's matches out
 
     # -- the proposal ------------------------------------------------------------------------
@@ -84,11 +88,12 @@ class TeamDraws:
 
     async def _lot_seed(self, section: str, rnd: int) -> int:
         """The seed of every lot of the round's draw when the event gives none: drawn once
-        and recorded at once, so a restarted hub draws the same (D19)."""
+        and recorded before it is used, so a restarted hub draws the same (D19)."""
         if self._spec(section).lot_seed is None and (section, rnd) not in self._seeds:
-            seed = self._seeds[(section, rnd)] = secrets.randbelow(2**31)
+            seed = secrets.randbelow(2**31)
             detail = {"section": section, "round": rnd, "lot_seed": seed}
             await asyncio.to_thread(self.store.audit, self.event_id, "hub", LOT_SEED, detail)
+            self._seeds.setdefault((section, rnd), seed)
         return self._seeds.get((section, rnd), 0)
 
     async def _draw_or_refuse(self, section: str) -> Draw:
@@ -104,22 +109,28 @@ class TeamDraws:
 
     async def round_complete(self, section: str, rnd: int) -> None:
         """After a round: the next draw, if it can be made now, goes to the director (or
-        is published at once when the event says so)."""
+        is published at once when the event says so, and the next after it). Nothing
+        before the live scores are built: a draw is never made from half-loaded scores."""
         spec = self.specs.get(section)
-        if spec is None or section in self.proposals:
+        if spec is None or not self._ready.is_set():
             return
-        try:
-            draw = await self.draw(section)
-        except NotReady:
-            return
-        except ValueError as e:
-            self.alerts.raise_(
-                f"section {section}: the next draw cannot be made: {e}", section=section
-            )
-            return
-        if spec.at_once:
-            await self.publish(section, draw, "hub")
-            return
+        async with self._offering:
+            while section not in self.proposals:
+                try:
+                    draw = await self.draw(section)
+                except NotReady:
+                    return
+                except ValueError as e:
+                    why = f"section {section}: the next draw cannot be made: {e}"
+                    return self.alerts.raise_(why, section=section)
+                if not spec.at_once:
+                    return self._offer(section, draw)
+                try:
+                    await self._publish(section, draw, "hub")
+                except CommandError as e:
+                    return self.alerts.raise_(f"{e} (not published)", section=section)
+
+    def _offer(self, section: str, draw: Draw) -> None:
         self.proposals[section] = draw
         self.feed.publish("draw_proposed", **self.shown(draw, section))
         self.alerts.raise_(
@@ -134,9 +145,22 @@ class TeamDraws:
 
         async def round_done(section: str, rnd: int) -> None:
             await publication(section, rnd)
-            await self.round_complete(section, rnd)
+            # its own task: a round that ends while a draw is published never waits for it
+            task = asyncio.get_running_loop().create_task(self.round_complete(section, rnd))
+            self._tasks.add(task)
+            task.add_done_callback(self._finished)
 
         return round_done
+
+    def cancel(self) -> None:
+        """The hub stops: the draws under way stop with it (the next start offers them)."""
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the next draw after a round failed", exc_info=task.exception())
 
     async def after_start(self, ready: asyncio.Event) -> None:
         """Once a restarted hub's live scores are built: a draw that can be made and is
@@ -147,6 +171,7 @@ class TeamDraws:
             d = entry["detail"]
             self._seeds[(str(d["section"]), int(d["round"]))] = int(d["lot_seed"])
         await ready.wait()
+        self._ready.set()
         for section in self.specs:
             await self.round_complete(section, 0)
 
@@ -257,10 +282,15 @@ class TeamDraws:
         state.clock.boards_per_round[rnd] = max(
             (len(r.boards) for r in movement.round_rows(rnd, section)), default=0
         )
+        controller = self.rounds.controller(section)
+        if controller.is_complete(controller.round):  # the room waited for this draw
+            for row in movement.round_rows(controller.round, section):
+                views = next_seating(movement, section, row.table, controller.round)
+                self.rounds.gateway.next_seating(section, row.table, views)
         effects = await self.rounds.handle(section, rc.Drawn(movement, self.clock()))
         if any(isinstance(e, rc.RoundStarted) for e in effects):
             return  # every table was told its new round
-        controller = self.rounds.controller(section)
+        controller = self.rounds.controller(section)  # the new controller's round
         for seat in self.rounds.gateway.in_section(section):  # the tables already done
             played = controller.table_round(seat.table or 0, controller.round)
             if played is not None and played.done:

@@ -39,7 +39,9 @@ def current_standing(
     scored = [
         m
         for m in matches
-        if m.is_scored and (after_round is None or m.round <= after_round) and m.home in known
+        if m.is_scored
+        and (after_round is None or m.round <= after_round)
+        and (m.home in known or m.away in known)  # a team withdrawn since: its opponents' VPs
     ]
     by_number = [t.team for t in sorted(teams, key=lambda t: (t.number, t.team))]
     adjust: dict[Hashable, Fraction] = {t: Fraction(v) for t, v in (vp_adjustments or {}).items()}

@@ -87,7 +87,9 @@ def with_round(
     placeholders = [r for r in movement.round_rows(rnd, section)]
     if not placeholders:
         raise MovementError(f"section {section} has no round {rnd}", None, "draw")
-    problem = _pairs_problem(pairs, len(placeholders) // 2, teams)
+    problem = _pairs_problem(pairs, len(placeholders) // 2, teams) or (
+        None if pairs else "no match to draw (fewer than two teams play)"
+    )
     if problem:
         raise MovementError(f"round {rnd}: {problem}", None, "draw")
     boards = placeholders[0].boards
