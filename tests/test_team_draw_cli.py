@@ -13,28 +13,13 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
+from team_events import drawn_event
 
 from hub.cli.teams import teams
 from hub.store.hub_lock import HubLock
 from hub.store.store import ResultEntry, Store
 
-EVENT = """schema_version = 1
-[event]
-name = "Gröna Hissen"
-[rules]
-scoring = "teams"
-[[sessions]]
-name = "Day"
-[[sessions.sections]]
-letter = "A"
-[sessions.sections.movement]
-kind = "teams"
-teams = 4
-rounds = 3
-boards_per_round = 2
-draw = "monrad"
-first_rounds = [[[1, 2], [3, 4]]]
-"""
+EVENT = drawn_event("monrad", 4, 3, "first_rounds = [[[1, 2], [3, 4]]]", name="Gröna Hissen")
 
 # (table, board, ns team, ew team, contract, declarer, tricks)
 ROUND_1 = [

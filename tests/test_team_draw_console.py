@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 
 from hub_stub import wait_until
+from team_events import drawn_event
 from test_console_keys_always_work import popup_shows, popup_title
-from test_team_draw_live import drawn_event
 from textual.widgets import DataTable, Static
 
 from hub.api.client import websocket_source

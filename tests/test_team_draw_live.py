@@ -10,7 +10,8 @@ from fractions import Fraction
 
 import pytest
 from hub_stub import wait_until
-from test_team_draw_cli import EVENT, stored_round_1
+from team_events import drawn_event
+from test_team_draw_cli import stored_round_1
 
 from drivers.protocol.messages import Assignment, NextSeating, Settings
 from hub.api.server import CommandError
@@ -20,29 +21,6 @@ from simulator.bots import PlayerBot
 from simulator.line import PtyLine
 from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
-
-
-def drawn_event(method: str, teams: int, rounds: int, *lines: str, rules: str = "") -> str:
-    extra = "\n".join(lines)
-    return f"""schema_version = 1
-[event]
-name = "{method} teams"
-[rules]
-scoring = "teams"
-lot_seed = 7
-{rules}
-[[sessions]]
-name = "Day"
-[[sessions.sections]]
-letter = "A"
-[sessions.sections.movement]
-kind = "teams"
-teams = {teams}
-rounds = {rounds}
-boards_per_round = 2
-draw = "{method}"
-{extra}
-"""
 
 
 class Room:
@@ -300,7 +278,9 @@ def test_a_team_that_withdraws_is_left_out_of_the_next_draws_and_gets_no_bye(tmp
     """The worked round 1 of tests/test_team_draw_cli.py (standing 1, 3, 4, 2), with a bye
     worth 10 VP. Team 2 withdraws: round 2 is drawn among 1, 3 and 4, the bye to the
     lowest-ranked (4), 1 v 3 at the top; team 2 keeps its round-1 result and gets no bye."""
-    event = EVENT.replace('scoring = "teams"', 'scoring = "teams"\n[rules.teams.bye]\nvp = "10"')
+    event = drawn_event(
+        "monrad", 4, 3, "first_rounds = [[[1, 2], [3, 4]]]", rules='[rules.teams.bye]\nvp = "10"'
+    )
     url, eid = stored_round_1(tmp_path, event)
     store = Store.open(url)
 
@@ -419,7 +399,8 @@ def test_a_room_that_waited_for_a_slow_draw_is_told_where_to_go_then(tmp_path):
 
     async def scenario():
         await hub.start()
-        hub.draws._ready.clear()  # as during a restart's load
+        hub.draws._ready.clear()  # as during a restart's load (nothing offered yet)
+        hub.draws.proposals.clear()
         await hub.draws.round_complete("A", 0)
         offered_while_loading = dict(hub.draws.proposals)
         hub.draws._ready.set()

@@ -22,6 +22,7 @@ from fractions import Fraction
 import networkx as nx
 from club_evening import PIN, Director
 from hub_stub import wait_until
+from team_events import drawn_event
 
 from hub.live.service import HubService
 from hub.store.store import Store
@@ -44,26 +45,14 @@ def printed(text: str) -> list[list[int]]:
     return [[int(words[i]), int(words[i + 2])] for i in range(0, len(words), 3)]
 
 
-EVENT = f"""schema_version = 1
-[event]
-name = "Swiss teams"
-[rules]
-scoring = "teams"
-lot_seed = 1
-tie_breaks = "yeh_swiss"
-[[sessions]]
-name = "Day"
-[[sessions.sections]]
-letter = "A"
-[sessions.sections.movement]
-kind = "teams"
-teams = {TEAMS}
-rounds = {ROUNDS}
-boards_per_round = 2
-draw = "swiss"
-delayed = true
-first_rounds = [{printed(SEED_000_ROUND_1)}, {printed(SEED_000_ROUND_2)}]
-"""
+EVENT = drawn_event(
+    "swiss",
+    TEAMS,
+    ROUNDS,
+    "delayed = true",
+    f"first_rounds = [{printed(SEED_000_ROUND_1)}, {printed(SEED_000_ROUND_2)}]",
+    rules='tie_breaks = "yeh_swiss"',
+)
 
 
 def repeat_free_exists(met: set[frozenset[int]]) -> bool:
