@@ -15,7 +15,7 @@ import click
 from hub.event.movement.drawn import with_round
 from hub.event.movement.model import Movement, MovementError
 from hub.live.draw_proposal import NotReady, draw_json, draw_spec, propose
-from hub.live.views.teams import TeamsLive
+from hub.live.views import LiveViews, TeamsLive
 from hub.standings.rows import names_of
 from hub.store.hub_lock import HubLock, HubLocked
 from hub.store.store import LiveLine, Store
@@ -64,15 +64,10 @@ def live_draw(url: str, event_id: int, section: str | None, publish: bool, as_js
         movement = store.movement(event_id, letter)
         names = names_of(store.contestants(event_id, letter))
         lines = store.live_lines(event_id, letter)
-        live = TeamsLive(event, letter, movement, names)
-        by_board: dict[int, list[LiveLine]] = defaultdict(list)
-        for x in lines:
-            by_board[x.board].append(x)
-        for board, mine in by_board.items():
-            live.reload_board(board, mine)
-        for p in store.penalties(event_id):
-            if p["section"] == letter and p.get("status", "confirmed") == "confirmed":
-                live.apply_penalty(p)
+        views = LiveViews(event, {letter: movement}, {letter: names})  # as the hub loads them
+        views.load(lines, [p for p in store.penalties(event_id) if p["section"] == letter])
+        live = views.sections[letter]
+        assert isinstance(live, TeamsLive)
         starts = [
             int(c["round"] or 0)
             for c in store.clock_events(event_id)

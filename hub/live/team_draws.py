@@ -285,6 +285,8 @@ class TeamDraws:
         controller = self.rounds.controller(section)
         if controller.is_complete(controller.round):  # the room waited for this draw
             for row in movement.round_rows(controller.round, section):
+                if not (row.ns_pair and row.ew_pair):
+                    continue  # a table with nobody to move
                 views = next_seating(movement, section, row.table, controller.round)
                 self.rounds.gateway.next_seating(section, row.table, views)
         effects = await self.rounds.handle(section, rc.Drawn(movement, self.clock()))
