@@ -67,7 +67,7 @@ class Rounds:
         self.on_round_complete: RoundDone | None = None  # publication
         self.on_table_finished: TableDone | None = None  # slow play
         self.on_session_complete: Callable[[str], Awaitable[None]] | None = None
-        self.session_done = asyncio.Event()
+        self.session_done = asyncio.Event()  # every section's end recorded and announced
         self.wait_for_director = wait_for_director  # round 1's clock waits for start_clock
         self.final: set[str] = set()  # sections whose session is over (final results)
         self._moving: set[tuple[str, int, int]] = set()  # (section, table, round) told where next
@@ -134,8 +134,6 @@ class Rounds:
             self.final.add(section)
             for seat in self.gateway.in_section(section):  # SETTINGS final: final results
                 self.tell_session(seat)
-            if self.final >= set(self.sections):
-                self.session_done.set()
         elif isinstance(effect, rc.PaceChanged):
             self.feed.publish(
                 "behind", section=section, round=effect.round, tables=list(effect.tables)
@@ -171,8 +169,13 @@ class Rounds:
             await self.on_table_finished(section, effect.table_round)
         elif isinstance(effect, rc.RoundStarted) and not state.waiting:
             await self.record_clock(section, "start", effect.at, effect.round, None)
-        elif isinstance(effect, rc.SessionComplete) and self.on_session_complete is not None:
-            await self.on_session_complete(section)
+        elif isinstance(effect, rc.SessionComplete):  # done once recorded and announced
+            try:
+                if self.on_session_complete is not None:
+                    await self.on_session_complete(section)
+            finally:
+                if self.final >= set(self.sections):
+                    self.session_done.set()
 
     async def resume(self, section: str, played: frozenset[tuple[int, int, int]]) -> None:
         """At start: the section's controller learns what the store holds and the round the
@@ -240,12 +243,10 @@ class Rounds:
             auto_advance=old.auto_advance,
             needs_verification=old.needs_verification,
         )
-        counts = {
-            n: max((len(r.boards) for r in movement.round_rows(n, section)), default=0)
-            for n in range(1, movement.rounds + 1)
-        }
         state.clock.boards_per_round.clear()
-        state.clock.boards_per_round.update(counts)
+        for n in range(1, movement.rounds + 1):
+            rows = movement.round_rows(n, section)
+            state.clock.boards_per_round[n] = max((len(r.boards) for r in rows), default=0)
         await self.handle(section, rc.Resume(played, old.round, self.clock()))
         for seat in self.gateway.in_section(section):
             self.assign(seat)
