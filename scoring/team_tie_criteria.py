@@ -28,7 +28,8 @@ class TeamMatch:
     N while round N-1 is at the tables): it counts as a meeting, not in the standings. IMPs
     are the match totals each team scored (carry-over included); ``*_points`` the total
     points each team won on the boards; ``*_boards_won`` the boards each won. Any of these may
-    be unknown (None): criteria that need them then report the tie as open.
+    be unknown (None): criteria that need them then report the tie as open. ``three_way``:
+    one of a three-way's three matches (an odd field's instead of a bye, movements.md 5.5).
     """
 
     round: int
@@ -42,6 +43,7 @@ class TeamMatch:
     away_points: int | None = None
     home_boards_won: int | None = None
     away_boards_won: int | None = None
+    three_way: bool = False
 
     @property
     def is_bye(self) -> bool:

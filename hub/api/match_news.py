@@ -6,6 +6,7 @@ screen, the console's Matches tab; docs/api.md): the snapshot's
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 Match = dict[str, Any]
@@ -27,7 +28,8 @@ def take_matches(current: list[Match], msg: dict[str, Any]) -> list[Match]:
 
 def next_round(current: list[Match], rnd: int, tables: list[dict[str, Any]]) -> list[Match]:
     """The matches of a round just started: each match's open table as the new round seats
-    it (home team NS), every board out, nothing scored; names as the teams had them."""
+    it (home team NS), every board out, nothing scored; names as the teams had them. A
+    three-way's match whose second room plays this round stays as it was."""
     seated = {t.get("table"): t for t in tables}
     names: dict[Any, str] = {}
     for m in current:
@@ -35,6 +37,10 @@ def next_round(current: list[Match], rnd: int, tables: list[dict[str, Any]]) -> 
         names[m.get("away")] = m.get("away_name") or ""
     out = []
     for m in current:
+        if m.get("open_round", m.get("round")) != m.get("closed_round", m.get("round")):
+            if m.get("closed_round") == rnd:  # a three-way's match: its second room now
+                out.append({**m, "round": rnd})
+            continue
         t = seated.get(m.get("open_table"))
         if t is None or not (t.get("ns") and t.get("ew")):
             continue
@@ -55,3 +61,12 @@ def next_round(current: list[Match], rnd: int, tables: list[dict[str, Any]]) -> 
             }
         )
     return out
+
+
+def tables_text(m: Mapping[str, Any]) -> str:
+    """A match's two tables, "3/4"; with each room's round when they differ (a three-way's
+    rooms are a round apart: "7 r1/8 r2")."""
+    rounds = (m.get("open_round"), m.get("closed_round"))
+    if rounds[0] is not None and rounds[1] is not None and rounds[0] != rounds[1]:
+        return f"{m.get('open_table', '')} r{rounds[0]}/{m.get('closed_table', '')} r{rounds[1]}"
+    return f"{m.get('open_table', '')}/{m.get('closed_table', '')}"

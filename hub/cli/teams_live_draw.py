@@ -81,7 +81,7 @@ def live_draw(url: str, event_id: int, section: str | None, publish: bool, as_js
             raise click.ClickException(f"section {letter}: {e}") from None
         except ValueError as e:
             raise click.ClickException(f"section {letter}: the draw cannot be made: {e}") from None
-        shown = draw_json(draw, names, letter)
+        shown = draw_json(draw, names, letter, movement)
         if publish:
             _publish(store, event_id, letter, movement, draw, shown, len(spec.teams))
         if as_json:
@@ -98,6 +98,15 @@ def live_draw(url: str, event_id: int, section: str | None, publish: bool, as_js
             )
         for b in shown["byes"]:
             click.echo(f"  bye: {b['team']} {b['name']}")
+        for key, what in (("three_way", "three-way"), ("three_way_continued", "continues")):
+            if way := shown[key]:
+                teams = ", ".join(f"{t['team']} {t['name']}".strip() for t in way["teams"])
+                tables = "-".join(str(t) for t in way["tables"])
+                first, second = way["rounds"]
+                sets = ", ".join(f"{b[0]}-{b[-1]}" for b in way.get("boards") or () if b)
+                click.echo(
+                    f"  {what}: {teams} (tables {tables}, rounds {first}-{second}, boards {sets})"
+                )
         click.echo(f"  repeats: {draw.repeats}; lot seed: {draw.lot_seed}")
     finally:
         store.close()
@@ -121,7 +130,8 @@ def _publish(
         ) from None
     try:
         pairs = [(int(p.home), int(p.away)) for p in draw.matches]
-        changed = with_round(movement, section, draw.round, pairs, teams=teams)
+        way = tuple(int(t) for t in draw.three_way)
+        changed = with_round(movement, section, draw.round, pairs, teams=teams, three_way=way)
         store.replace_movement_from_round(
             event_id, section, draw.round, changed, "TD", "draw_published", {"draw": shown}
         )

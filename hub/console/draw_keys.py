@@ -13,17 +13,32 @@ from hub.console.choice import AskScreen, ChoiceScreen
 from hub.console.commands import Console
 
 
+def _team(t: dict[str, Any]) -> str:
+    return f"{t['team']} {t.get('name') or ''}".strip()
+
+
+def three_way_text(way: dict[str, Any]) -> str:
+    """A three-way of ``draw_json`` on one line: its teams A, B, C, tables, rounds and its
+    own board sets X, Y, Z (the director deals them)."""
+    teams = ", ".join(_team(t) for t in way["teams"])
+    tables = "/".join(str(t) for t in way["tables"])
+    rounds = "-".join(str(r) for r in way["rounds"])
+    sets = ", ".join(f"{b[0]}-{b[-1]}" for b in way.get("boards") or () if b)
+    return f"{teams} at tables {tables}, rounds {rounds}" + (f", boards {sets}" if sets else "")
+
+
 def draw_text(shown: dict[str, Any]) -> str:
-    """The draw as the TD reads it: one line a match (its tables), then byes and repeats."""
-
-    def team(t: dict[str, Any]) -> str:
-        return f"{t['team']} {t.get('name') or ''}".strip()
-
+    """The draw as the TD reads it: one line a match (its tables), then byes, the
+    three-way it starts or continues (movements.md 5.5) and repeats."""
     lines = [f"Section {shown['section']}, round {shown['round']}: the draw"]
     for m in shown["matches"]:
         tables = "/".join(str(t) for t in m["tables"])
-        lines.append(f"  {m['table']:>2}. tables {tables}: {team(m['home'])} v {team(m['away'])}")
-    lines += [f"  bye: {team(b)}" for b in shown["byes"]]
+        lines.append(f"  {m['table']:>2}. tables {tables}: {_team(m['home'])} v {_team(m['away'])}")
+    lines += [f"  bye: {_team(b)}" for b in shown["byes"]]
+    if shown.get("three_way"):
+        lines.append(f"  three-way: {three_way_text(shown['three_way'])}")
+    if shown.get("three_way_continued"):
+        lines.append(f"  three-way continues: {three_way_text(shown['three_way_continued'])}")
     lines.append(f"  repeats: {shown['repeats']}   lot seed: {shown['lot_seed']}")
     return "\n".join(lines)
 

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static, TabbedContent
 
-from hub.api.match_news import next_round, take_matches
+from hub.api.match_news import next_round, tables_text, take_matches
 from hub.console.rows import Row
 from hub.console.tables import ConsoleTable
 from scoring.numbers import display
@@ -82,7 +82,7 @@ def match_rows(sections: dict[str, dict[str, Any]]) -> list[tuple[str, Row]]:
                     (
                         letter,
                         m["match"],
-                        f"{m['open_table']}/{m['closed_table']}",
+                        tables_text(m),
                         m["round"],
                         team_text(m["home"], m.get("home_name") or ""),
                         team_text(m["away"], m.get("away_name") or ""),

@@ -57,7 +57,9 @@ class GeneratedMovement(Strict):
     order (seed 000 prints rounds 1 and 2); ``publish``: each draw waits for the director
     (the default) or is published as soon as it can be made (``at_once``); ``home``, the
     home team of a drawn match (a Swiss: the higher number, seed 000 §8; else the
-    higher-ranked). A frozen value, any thread."""
+    higher-ranked); ``odd``, what an odd field does each round: one team has a bye (the
+    default) or three teams play a three-way match over two rounds (movements.md 5.5).
+    A frozen value, any thread."""
 
     kind: Literal["mitchell", "howell", "barometer", "teams"]
     tables: int | None = Field(default=None, ge=2)
@@ -74,13 +76,16 @@ class GeneratedMovement(Strict):
     first_rounds: list[list[tuple[int, int]]] = Field(default_factory=list)
     publish: Literal["director", "at_once"] = "director"
     home: Literal["higher-number", "higher-ranked"] | None = None
+    odd: Literal["bye", "three_way"] = "bye"
 
     @model_validator(mode="after")
     def _drawn(self) -> GeneratedMovement:
         """A draw is for a teams movement that says its teams and rounds (D19)."""
         if self.draw is None:
-            if self.delayed or self.first_rounds or self.home:
-                raise ValueError("delayed, first_rounds and home are for a drawn event: add draw")
+            if self.delayed or self.first_rounds or self.home or self.odd != "bye":
+                raise ValueError(
+                    "delayed, first_rounds, home and odd are for a drawn event: add draw"
+                )
             return self
         if self.kind != "teams" or self.teams is None or self.rounds is None:
             raise ValueError(

@@ -16,11 +16,11 @@ Choices the standard leaves open (PBN 2.1, www.tistis.nl/pbn/pbn_v21.txt):
 - ``ScoreTable`` (§5.9) columns ``Table Round PairId_NS PairId_EW Contract Declarer Result
   Lead Score_NS Score_EW`` and ``MP_NS MP_EW Percentage_NS Percentage_EW`` at matchpoints,
   ``IMP_NS IMP_EW`` at cross-IMPs and Butler (teams: the line's IMPs against the other
-  room of its match; ``-`` when that room has no score). A plus score is written on its
-  side's column and ``-`` (irrelevant, §5.2) on the other, as travellers show it. An
-  artificial score (Law 12C2) has ``-`` for contract, declarer, result, lead and score
-  (§5.9) and its points marked ``^`` (§5.2); a weighted score (Law 12C1(c)) is written the
-  same way, its points unmarked (assigned, not artificial).
+  room of its match, a three-way's a round apart; ``-`` when that room has no score). A
+  plus score is written on its side's column and ``-`` (irrelevant, §5.2) on the other, as
+  travellers show it. An artificial score (Law 12C2) has ``-`` for contract, declarer,
+  result, lead and score (§5.9) and its points marked ``^`` (§5.2); a weighted score (Law
+  12C1(c)) is written the same way, its points unmarked (assigned, not artificial).
 - ``TotalScoreTable`` (§5.10) once per section, on the section's first board (one section:
   once in the file): ``Rank PairId [Direction] TotalMP TotalPercentage NrBoards Names`` (at
   IMPs ``TotalIMP``; teams ``TotalVP TotalIMP``). ``Rank`` is the best place of a tie;
@@ -38,6 +38,7 @@ from typing import Any
 
 from hub.event.event_file import EventFile, Scoring
 from hub.event.hand_records import section_deals
+from hub.event.movement.rooms import other_room
 from hub.event.pair_labels import PairLabels
 from hub.export.board_lines import BoardLines, board_lines, first_result_day, scored_lines
 from hub.export.pbn_format import (
@@ -198,14 +199,15 @@ def _pair_points(view: SectionView, mp: bool) -> Points:
 
 
 def _team_points(view: SectionView, lines: BoardLines) -> Points:
-    """Teams: each line's IMPs against the other room of its match (the partner table, the
-    same round and board), as the match scoring compares them (``teams_view``); ``-`` when
-    one room has no score."""
-    partner = {a: b for pair in view.movement.layout.matches for a, b in (pair, pair[::-1])}
+    """Teams: each line's IMPs against the other room of its match (the partner table in
+    the same round, or a three-way's other room a round apart; the same board), as the
+    match scoring compares them (``teams_view``); ``-`` when one room has no score."""
+    layout = view.movement.layout
     score = {(r.table, r.round, r.board): read.score_ns for g in lines.values() for r, read in g}
 
     def points(r: StoredResult, read: TravellerLine) -> list[str]:
-        other = score.get((partner.get(r.table, 0), r.round, r.board))
+        room = other_room(layout, r.table, r.round)
+        other = None if room is None else score.get((*room, r.board))
         if read.score_ns is None or other is None:
             return [IRRELEVANT, IRRELEVANT]
         won = imps(read.score_ns - other)

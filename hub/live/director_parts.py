@@ -77,7 +77,7 @@ def director_commands(hub: Composed, stored: Stored) -> tuple[Commands, PairComm
         hub.alerts,
         hub.clock,
     )
-    draws.matches_changed = hub.scores.publish_matches
+    draws.matches_changed = hub.rounds.on_round_started = hub.scores.publish_matches
     commands = Commands(
         hub.store,
         hub.event_id,

@@ -13,11 +13,13 @@ from fractions import Fraction
 from typing import Any
 
 from hub.event.event_file import EventFile, GeneratedMovement
-from hub.event.movement.model import Layout, Movement
+from hub.event.movement.drawn import with_round
+from hub.event.movement.model import Layout, Movement, MovementError, ThreeWay
 from hub.live.views.teams import TeamsLive
 from scoring.draw.methods import DEFAULT_RULE, next_draw
 from scoring.draw.model import Draw, MatchPlayed, Team
 from scoring.draw.seating import HomeRule
+from scoring.draw.three_way import three_way_draw
 from scoring.team_tie_criteria import from_played
 from scoring.team_ties import TieBreakRule, rule_from_names
 
@@ -32,7 +34,8 @@ class NotReady(ValueError):
 class DrawSpec:
     """How a section is drawn: the method, one round delayed or not, the entered teams,
     the standing's tie-break rule, the event's lot seed (None: one is drawn and recorded
-    with each draw) and who publishes it."""
+    with each draw), who publishes it and whether an odd field plays a three-way match
+    instead of a bye (``three_way``, movements.md 5.5)."""
 
     method: str
     delayed: bool
@@ -42,6 +45,7 @@ class DrawSpec:
     at_once: bool = False  # published as soon as it can be made, not by the director
     first_round: dict[int, int] = field(default_factory=dict)  # late joiners (seeds 000-002)
     home: HomeRule | None = None  # None: the method's own (scoring.draw.methods)
+    three_way: bool = False
 
     def playing(self, rnd: int, layout: Layout) -> tuple[Team, ...]:
         """The teams that play round ``rnd``: a late joiner from its first round on, a team
@@ -70,8 +74,9 @@ def draw_spec(event: EventFile, section: str) -> DrawSpec | None:
             at_once = g.publish == "at_once"
             joining = {n: j.first_round for j in event.rules.teams.late_joiners for n in j.teams}
             home = HomeRule(g.home) if g.home else None
+            lot_seed, three_way = event.rules.lot_seed, g.odd == "three_way"
             return DrawSpec(
-                g.draw, g.delayed, teams, rule, event.rules.lot_seed, at_once, joining, home
+                g.draw, g.delayed, teams, rule, lot_seed, at_once, joining, home, three_way
             )
     return None
 
@@ -105,11 +110,18 @@ def played(
     spec: DrawSpec, movement: Movement, section: str, live: TeamsLive, over: RoundOver
 ) -> list[MatchPlayed]:
     """Every drawn round's matches, byes included: with VPs once the round is over, as
-    meetings only while it is at the tables (a Swiss one round delayed)."""
+    meetings only while it is at the tables (a Swiss one round delayed). A three-way's
+    three matches (``three_way``) are scored once its second round is over; its teams have
+    no bye in either round."""
     out: list[MatchPlayed] = []
-    for rnd in range(1, movement.layout.drawn + 1):
-        seated: set[int] = set()
-        for open_t, _ in movement.layout.matches:
+    layout = movement.layout
+    for rnd in range(1, layout.drawn + 1):
+        seated = {t for w in layout.three_ways if rnd - w.round in (0, 1) for t in w.teams}
+        for way in (w for w in layout.three_ways if w.round == rnd):
+            out += _three_way_played(way, movement, live, over)
+        for open_t, _ in layout.matches:
+            if layout.three_way_at(open_t, rnd):
+                continue
             row = movement.row(section, open_t, rnd)
             if row is None or not (row.ns_pair and row.ew_pair):
                 continue
@@ -124,6 +136,32 @@ def played(
             if t.number not in seated:
                 out.append(MatchPlayed(rnd, t.team, None, bye_vp(live, t.number, rnd)))
     return out
+
+
+def _three_way_played(
+    way: ThreeWay, movement: Movement, live: TeamsLive, over: RoundOver
+) -> list[MatchPlayed]:
+    """A three-way's three matches: scored (counted in its second round, as the standings
+    count it) once that round is drawn and over, else meetings of its first round."""
+    second = way.round + 1
+    done = second <= movement.layout.drawn and over(second)
+    out = []
+    for home, away, (ns_t, ns_r), _ in way.matches():
+        scored = live.match(ns_t, ns_r) if done else None
+        if scored is not None:
+            m = from_played(scored, second)
+            out.append(replace(m, home=str(m.home), away=str(m.away), three_way=True))
+        else:
+            out.append(  # not scored (no board played in both rooms): a meeting
+                MatchPlayed(second if done else way.round, str(home), str(away), three_way=True)
+            )
+    return out
+
+
+def seated_before(movement: Movement, rnd: int) -> tuple[int, ...]:
+    """The teams round ``rnd`` already seats: a three-way drawn the round before plays its
+    second round (they are left out of the round's draw)."""
+    return tuple(t for w in movement.layout.three_ways if w.round == rnd - 1 for t in w.teams)
 
 
 def bye_vp(live: TeamsLive, team: int, rnd: int) -> Fraction:
@@ -148,9 +186,10 @@ def propose(
     matches = played(spec, movement, section, live, over)
     adjustments = getattr(live, "vp_adjustments", None)
     rnd = next_round(movement)
-    entered = spec.playing(rnd, movement.layout)
+    seated = seated_before(movement, rnd)
+    entered = tuple(t for t in spec.playing(rnd, movement.layout) if t.number not in seated)
     joiners = [t.team for t in entered if spec.first_round.get(t.number, 1) == rnd]
-    return next_draw(
+    draw = next_draw(
         spec.method,
         entered,
         matches,
@@ -161,28 +200,70 @@ def propose(
         vp_adjustments={str(k): v for k, v in adjustments().items()} if adjustments else None,
         lot_seed=spec.lot_seed if spec.lot_seed is not None else lot_seed,
     )
+    if spec.three_way and rnd < movement.rounds:
+        return three_way_draw(draw, matches)
+    return draw
 
 
-def draw_json(draw: Draw, names: dict[int, str], section: str) -> dict[str, Any]:
+def draw_json(
+    draw: Draw, names: dict[int, str], section: str, movement: Movement
+) -> dict[str, Any]:
     """The draw as the console, the API and the audit trail show it: team numbers and
-    names by table, byes, repeats and the lot seed."""
+    names by table (the tables the published round gives them in ``movement``, the one
+    it is drawn into), byes, the three-way it starts and the one it continues (null when
+    none), repeats and the lot seed."""
 
-    def named(team: str) -> dict[str, Any]:
+    def named(team: str | int) -> dict[str, Any]:
         return {"team": int(team), "name": names.get(int(team), "")}
 
+    def way_json(w: ThreeWay | None, seated: Movement) -> dict[str, Any] | None:
+        if w is None:
+            return None
+        rows = [seated.row(section, t, w.round) for t in w.tables]
+        return {
+            "teams": [named(t) for t in w.teams],
+            "tables": list(w.tables),
+            "rounds": [w.round, w.round + 1],
+            "boards": [list(r.boards) if r is not None else [] for r in rows],  # X, Y, Z
+        }
+
+    tables, way, after = _placed(draw, movement, section)
+    before = [w for w in movement.layout.three_ways if w.round == draw.round - 1]
     return {
         "section": section,
         "round": draw.round,
         "matches": [
             {
                 "table": p.table,
-                "tables": [2 * p.table - 1, 2 * p.table],  # open room, closed room
+                "tables": tables[i],  # open room, closed room
                 "home": named(p.home),
                 "away": named(p.away),
             }
-            for p in draw.matches
+            for i, p in enumerate(draw.matches)
         ],
         "byes": [named(b) for b in draw.byes],
+        "three_way": way_json(way, after),
+        "three_way_continued": way_json(before[0] if before else None, movement),
         "repeats": draw.repeats,
         "lot_seed": draw.lot_seed,
     }
+
+
+def _placed(
+    draw: Draw, movement: Movement, section: str
+) -> tuple[list[list[int]], ThreeWay | None, Movement]:
+    """Each match's (open, closed) tables and the three-way as publishing the draw into
+    ``movement`` seats them (free tables only: a three-way holds its tables two rounds),
+    and the movement so published; by match number (2m−1, 2m) when the draw does not fit
+    the movement."""
+    pairs = [(int(p.home), int(p.away)) for p in draw.matches]
+    way = tuple(int(t) for t in draw.three_way)
+    plain = [[2 * p.table - 1, 2 * p.table] for p in draw.matches]
+    try:
+        after = with_round(movement, section, draw.round, pairs, three_way=way)
+    except MovementError:
+        return plain, None, movement
+    ns = {r.ns_pair: r.table for r in after.round_rows(draw.round, section) if r.ns_pair}
+    tables = [[ns.get(h, o), ns.get(a, c)] for (h, a), (o, c) in zip(pairs, plain, strict=True)]
+    new = [w for w in after.layout.three_ways if w.round == draw.round and way]
+    return tables, (new[-1] if new else None), after

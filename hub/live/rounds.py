@@ -67,6 +67,7 @@ class Rounds:
         self.on_round_complete: RoundDone | None = None  # publication
         self.on_table_finished: TableDone | None = None  # slow play
         self.on_session_complete: Callable[[str], Awaitable[None]] | None = None
+        self.on_round_started: Callable[[str], None] = lambda section: None  # the matches
         self.session_done = asyncio.Event()  # every section's end recorded and announced
         self.wait_for_director = wait_for_director  # round 1's clock waits for start_clock
         self.final: set[str] = set()  # sections whose session is over (final results)
@@ -117,11 +118,10 @@ class Rounds:
                 state.clock.start_round(effect.round, effect.at)
             for seat in self.gateway.in_section(section):
                 self.assign(seat)
-            if not effect.resumed:
-                tables = self.tables(section, effect.round)
-                self.feed.publish(
-                    "round_started", section=section, round=effect.round, tables=tables
-                )
+            if not effect.resumed:  # then the round's matches (a three-way's rooms move)
+                tables, rnd = self.tables(section, effect.round), effect.round
+                self.feed.publish("round_started", section=section, round=rnd, tables=tables)
+                self.on_round_started(section)
         elif isinstance(effect, rc.RoundComplete):
             unplayed = [{"table": u.table, "boards": list(u.boards)} for u in effect.unplayed]
             self.feed.publish(

@@ -105,7 +105,8 @@ class TeamDraws:
             raise CommandError(f"section {section}: the draw cannot be made: {e}") from None
 
     def shown(self, draw: Draw, section: str) -> dict[str, Any]:
-        return draw_json(draw, self.views.names.get(section, {}), section)
+        names, movement = self.views.names.get(section, {}), self.movements[section]
+        return draw_json(draw, names, section, movement)
 
     async def round_complete(self, section: str, rnd: int) -> None:
         """After a round: the next draw, if it can be made now, goes to the director (or
@@ -249,21 +250,16 @@ class TeamDraws:
         async with self._publishing:
             shown = self.shown(draw, section)
             pairs = [(int(p.home), int(p.away)) for p in draw.matches]
-            teams = len(self._spec(section).teams)
+            way, teams = tuple(int(t) for t in draw.three_way), len(self._spec(section).teams)
             try:
                 movement = with_round(
-                    self.movements[section], section, draw.round, pairs, teams=teams
+                    self.movements[section], section, draw.round, pairs, teams=teams, three_way=way
                 )
                 stored = await asyncio.to_thread(
                     self.store.replace_movement_from_round,
-                    self.event_id,
-                    section,
-                    draw.round,
-                    movement,
-                    actor,
-                    "draw_published",
+                    self.event_id, section, draw.round, movement, actor, "draw_published",
                     {"draw": shown},
-                )
+                )  # fmt: skip
             except (MovementError, StoreError) as e:
                 raise CommandError(f"section {section}: round {draw.round}: {e}") from None
             self._follow(section, stored)

@@ -2,7 +2,10 @@
 the other room's table gets the board's traveller again as soon as the second room has
 played it (both results and the IMPs), and a table that has a result on every board of its
 round (the end of its segment) gets the running match score in IMPs and VPs, again each
-time the other room brings a board to compare or the director changes one.
+time the other room brings a board to compare or the director changes one. A three-way
+match's rooms are a round apart (``Layout.three_ways``): its tables get the match score
+at the end of its second round only, each the match it has just completed; the first
+room, at another match by then, is not told.
 
 Both follow the event's display rules: nothing with ``travellers = "never"`` (the issue:
 "events can hide these as they hide travellers"), and no match score in the rounds whose
@@ -62,35 +65,50 @@ class TeamTables:
 
     def result(self, section: str, table: int, rnd: int, board: int) -> None:
         """A table's result is scored: the other room sees the comparison, and the tables
-        of the match that have finished their boards see the match score."""
+        of the match that have finished their boards see the match score. A three-way
+        table's other room plays a round apart: it is told nothing (it plays another
+        match now), and a table of a three-way's first round gets no match score (only one
+        room of its match has played)."""
         movement = self._teams(section)
         if movement is None or rnd != self.current_round(section):
             return
-        other = other_room(movement, table)
+        other = other_room(movement, table, rnd)
         if other is None:
             return
+        if other[1] != rnd:
+            if other[1] < rnd:
+                self.match_scores(section, movement, rnd, (table,))
+            return
         if self.travellers_shown:
-            view = self.views.traveller(section, board, other, rnd)
+            view = self.views.traveller(section, board, other[0], rnd)
             if view is not None:
-                self.gateway.show_result(section, other, view)
-        self.match_scores(section, movement, rnd, (table, other))
+                self.gateway.show_result(section, other[0], view)
+        self.match_scores(section, movement, rnd, (table, other[0]))
 
     def board_changed(self, section: str, board: int) -> None:
         """The director changed a board: the match score again at the finished tables of
-        the current round that play it."""
+        the current round that play it (a three-way's in its second round only)."""
         movement = self._teams(section)
         if movement is None:
             return
         rnd = self.current_round(section)
         for open_t, closed_t in movement.layout.matches:
             row = movement.row(section, open_t, rnd)
-            if row is not None and board in row.boards:
+            if row is None or board not in row.boards:
+                continue
+            if not movement.layout.three_way_at(open_t, rnd):
                 self.match_scores(section, movement, rnd, (open_t, closed_t))
+        for way in movement.layout.three_ways:
+            for table in way.tables if rnd == way.round + 1 else ():
+                row = movement.row(section, table, rnd)
+                if row is not None and board in row.boards:
+                    self.match_scores(section, movement, rnd, (table,))
 
     def match_scores(
-        self, section: str, movement: Movement, rnd: int, tables: tuple[int, int]
+        self, section: str, movement: Movement, rnd: int, tables: tuple[int, ...]
     ) -> None:
-        """The match of ``tables`` (its two rooms) to those of them that have finished."""
+        """The match of ``tables`` (its rooms of round ``rnd``: both, or a three-way's
+        second) to those of them that have finished."""
         if not self.score_shown(movement, rnd):
             return
         finished = [

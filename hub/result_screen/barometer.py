@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from drivers.clock.show import ClockShow
+from hub.api.match_news import tables_text
 from hub.result_screen.state import ScreenState, SectionFeed
 from hub.standings.places import overall_ranking, place
 from scoring.numbers import display
@@ -151,7 +152,7 @@ def match_line(m: Mapping[str, Any]) -> MatchLine:
         left = f"board {out[0]} out"
     elif out:
         left = f"{len(out)} boards out"
-    tables = f"{m.get('open_table', '')}/{m.get('closed_table', '')}"
+    tables = tables_text(m)
     return MatchLine(tables, home, away, imps, vp, left)
 
 

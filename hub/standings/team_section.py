@@ -7,6 +7,9 @@ rebuild (``teams_view``) both ask, so the two always agree.
   the NS score where it sits NS less the NS score where it sits EW; IMPs carry across the
   segments and the VPs are worked out once, on the whole match, with the scale of its
   round (``[rules.teams] vp_scales``, else ``rules.vp_scale``).
+- A three-way (``Layout.three_ways``) is three matches whose rooms are a round apart at
+  different tables; each counts in event round N+1, when both its rooms have played, and
+  its three teams play (no bye) in rounds N and N+1.
 - Carry-over in IMPs (``higher_seed_imps``, ``fixed_imps``) and the TD's IMP penalties of
   the match go into the match before its VPs.
 - VPs outside matches: byes, late joiners' assigned VPs, VPs carried from an earlier
@@ -18,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
-from hub.event.event_file import EventFile
+from hub.event.event_file import EventFile, GeneratedMovement
 from hub.event.movement.model import Layout, Movement, MovementRow
 from hub.event.vp_table_file import load_scale
+from hub.standings.team_penalties import TeamPenalty, team_penalties
 from scoring.draw.methods import DEFAULT_RULE
 from scoring.errors import ScoringInputError
 from scoring.late_joiners import joiner_vp
@@ -30,6 +33,8 @@ from scoring.team_match import TeamBoard, score_match
 from scoring.team_standings import PlayedMatch
 from scoring.team_ties import TieBreakRule, rule_from_names
 from scoring.vp_scale import VPScale
+
+__all__ = ["MatchKey", "TeamPenalty", "TeamSection", "team_penalties", "tie_rule"]
 
 MatchKey = tuple[int, int]  # the match's pair of tables (index in layout.matches), event round
 NSScore = Callable[[int, int, int], int | None]  # table, movement round, board → NS score
@@ -48,12 +53,23 @@ def tie_rule(event: EventFile, layout: Layout) -> TieBreakRule:
 @dataclass(frozen=True, slots=True)
 class Segment:
     """One segment of a match: its movement round, the table where the home team sits NS,
-    the one where it sits EW, and the boards."""
+    the one where it sits EW, and the boards; ``ew_round`` is the round of the EW room
+    when it differs (a three-way's rooms are a round apart)."""
 
     round: int
     home_ns_table: int
     home_ew_table: int
     boards: tuple[int, ...]
+    ew_round: int = 0
+
+    @property
+    def home_ew_round(self) -> int:
+        return self.ew_round or self.round
+
+    def other_room(self, table: int, rnd: int) -> tuple[int, int] | None:
+        """The (table, round) of the other room, given one of the two."""
+        ns, ew = (self.home_ns_table, self.round), (self.home_ew_table, self.home_ew_round)
+        return ew if (table, rnd) == ns else ns if (table, rnd) == ew else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,42 +78,6 @@ class PlannedMatch:
     home: int
     away: int
     segments: tuple[Segment, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TeamPenalty:
-    """One paying team's share of a confirmed penalty (``round``: the movement round)."""
-
-    team: int
-    unit: str  # "VP" or "IMP"
-    amount: Fraction
-    round: int | None
-
-
-PAYERS = {"NS": (0,), "EW": (1,), "both": (0, 1), "shared": (0, 1)}
-
-
-def team_penalties(penalty: Mapping[str, Any]) -> list[TeamPenalty]:
-    """Who pays a confirmed penalty and how much (decisions D10: the TD sets the payer;
-    ``shared`` halves it); [] for a unit team standings do not carry (warnings, the TD's
-    own decisions, percent of a top) or an IMP penalty that names no round."""
-    unit = penalty.get("unit")
-    rnd = penalty.get("round")
-    if unit not in ("VP", "IMP") or (unit == "IMP" and not rnd):
-        return []
-    payer = penalty.get("payer") or ""
-    share = Fraction(1, 2) if payer == "shared" else Fraction(1)
-    try:
-        amount = Fraction(str(penalty.get("amount"))) * share
-    except (ValueError, ZeroDivisionError):
-        return []  # no amount to take (the store keeps what the scale proposed)
-    sides = penalty.get("contestants") or (None, None)
-    out = []
-    for i in PAYERS.get(payer, ()):
-        team = sides[i]
-        if team:
-            out.append(TeamPenalty(int(team), str(unit), amount, rnd))
-    return out
 
 
 class TeamSection:
@@ -122,19 +102,24 @@ class TeamSection:
         self._key_of: dict[tuple[int, int], MatchKey] = {}
         for i, tables in enumerate(movement.layout.matches):
             self._plan_matches(movement, i, tables)
+        self._plan_three_ways(movement)
+        self._ns_table = {
+            (r.ns_pair, r.round): r.table for r in movement.rows if r.section == section
+        }
         self.playing: dict[int, set[int]] = {}
         for m in self.plan.values():
             self.playing.setdefault(m.key[1], set()).update((m.home, m.away))
+        for way in movement.layout.three_ways:  # its first round: no bye either
+            self.playing.setdefault(self.event_round(way.round), set()).update(way.teams)
         self.known = {
             k for k in self.playing if not movement.layout.undrawn((k - 1) * self.per_match + 1)
         }
-        listed = {
-            t.number
-            for s in event.sessions
-            for sec in s.sections
-            if sec.letter == section
-            for t in sec.teams
-        }
+        listed: set[int] = set()
+        for sec in (x for s in event.sessions for x in s.sections if x.letter == section):
+            listed |= {t.number for t in sec.teams}
+            g = sec.movement  # a drawn event's teams are 1 … teams, listed or not (D19)
+            if isinstance(g, GeneratedMovement) and g.draw and g.teams:
+                listed |= set(range(1, g.teams + 1))
         self.teams = sorted(listed | {t for ts in self.playing.values() for t in ts})
 
     def _plan_matches(self, movement: Movement, i: int, tables: tuple[int, int]) -> None:
@@ -144,6 +129,8 @@ class TeamSection:
         by_round: dict[int, list[MovementRow]] = {}
         for r in range(1, movement.rounds + 1):
             row = movement.row(self.section, open_t, r)
+            if movement.layout.three_way_at(open_t, r):
+                continue
             if row is not None and row.ns_pair and row.ew_pair:
                 by_round.setdefault(self.event_round(r), []).append(row)
         for k, rows in by_round.items():
@@ -161,6 +148,20 @@ class TeamSection:
                 self._key_of[(open_t, row.round)] = self._key_of[(closed_t, row.round)] = (i, k)
             self.plan[(i, k)] = PlannedMatch((i, k), home, away, tuple(segments))
 
+    def _plan_three_ways(self, movement: Movement) -> None:
+        """Each three-way's three matches, numbered after the pairs of tables', counted in
+        its second round (when both rooms have played)."""
+        first = len(movement.layout.matches)
+        for j, way in enumerate(movement.layout.three_ways):
+            k = self.event_round(way.round + 1)
+            for n, (home, away, (ns_t, ns_r), (ew_t, ew_r)) in enumerate(way.matches()):
+                key = (first + 3 * j + n, k)
+                row = movement.row(self.section, ns_t, ns_r)
+                boards = row.boards if row is not None else ()
+                segment = Segment(ns_r, ns_t, ew_t, boards, ew_r)
+                self._key_of[(ns_t, ns_r)] = self._key_of[(ew_t, ew_r)] = key
+                self.plan[key] = PlannedMatch(key, home, away, (segment,))
+
     # -- matches ---------------------------------------------------------------------------
     def event_round(self, rnd: int) -> int:
         """The event round (match) a movement round belongs to."""
@@ -170,8 +171,19 @@ class TeamSection:
         """The match table ``table`` plays in movement round ``rnd``."""
         return self._key_of.get((table, rnd))
 
+    def other_room(self, table: int, rnd: int) -> tuple[int, int] | None:
+        """The (table, movement round) where the other room of ``table``'s match in round
+        ``rnd`` plays the same boards."""
+        key = self._key_of.get((table, rnd))
+        m = self.plan.get(key) if key is not None else None
+        rooms = (s.other_room(table, rnd) for s in m.segments) if m is not None else ()
+        return next((r for r in rooms if r is not None), None)
+
     def match_of(self, team: int, rnd: int) -> MatchKey | None:
-        """The match a team plays in the event round of movement round ``rnd``."""
+        """The match a team plays in the event round of movement round ``rnd`` (in a
+        three-way, the one where it sits NS in that round)."""
+        if (team, rnd) in self._ns_table and self.key_of(self._ns_table[(team, rnd)], rnd):
+            return self.key_of(self._ns_table[(team, rnd)], rnd)
         k = self.event_round(rnd)
         return next(
             (m.key for m in self.plan.values() if m.key[1] == k and team in (m.home, m.away)),
@@ -197,25 +209,36 @@ class TeamSection:
         for seg in m.segments:
             for b in seg.boards:
                 home_ns = ns_score(seg.home_ns_table, seg.round, b)
-                home_ew = ns_score(seg.home_ew_table, seg.round, b)
+                home_ew = ns_score(seg.home_ew_table, seg.home_ew_round, b)
                 if home_ns is not None and home_ew is not None and b not in seen:
                     seen.add(b)
                     boards.append(TeamBoard(b, home_ns, home_ew))
         if not boards:
             return None
         k = key[1]
+        first = m.segments[0]  # a three-way's: home's match of round N, away's of N+1
+        k_home, k_away = (self.event_round(first.round), k) if first.ew_round else (k, k)
         co = self.rules.carry_over
         seed_home, seed_away = co.seed_imps(m.home, m.away)
         pen = penalties or {}
         result = score_match(
             boards,
             scale=self.scale(k),
-            home_carry_over=seed_home + co.fixed(m.home, k),
-            away_carry_over=seed_away + co.fixed(m.away, k),
+            home_carry_over=seed_home + co.fixed(m.home, k_home),
+            away_carry_over=seed_away + co.fixed(m.away, k_away),
             home_penalty=pen.get(m.home, Fraction(0)),
             away_penalty=pen.get(m.away, Fraction(0)),
         )
         return PlayedMatch(m.home, m.away, result)
+
+    def _penalised(self, p: TeamPenalty) -> MatchKey | None:
+        """The match an IMP penalty falls in: the one played at its table in its round, if
+        the paying team plays it there, else the team's match of the round."""
+        assert p.round is not None
+        at = self.key_of(p.table, p.round) if p.table else None
+        if at is not None and p.team in (self.plan[at].home, self.plan[at].away):
+            return at
+        return self.match_of(p.team, p.round)
 
     def imp_penalties(
         self, penalties: Iterable[TeamPenalty]
@@ -224,7 +247,7 @@ class TeamSection:
         round has none to lose them from: left out)."""
         out: dict[MatchKey, dict[int, Fraction]] = {}
         for p in penalties:
-            key = self.match_of(p.team, p.round) if p.unit == "IMP" and p.round else None
+            key = self._penalised(p) if p.unit == "IMP" and p.round else None
             if key is not None:
                 mine = out.setdefault(key, {})
                 mine[p.team] = mine.get(p.team, Fraction(0)) + p.amount
@@ -286,8 +309,6 @@ class TeamSection:
     def _bye_vps(
         self, matches: Mapping[MatchKey, PlayedMatch], reached: int
     ) -> list[tuple[int, Fraction]]:
-        if self.rules.bye is None:
-            return []
         return [(team, self.bye_vp(matches, team)) for team, _ in self.byes(reached)]
 
     def _joiner_vps(

@@ -16,7 +16,14 @@ from hub.event.event_file import EventFile, EventFileError, parse_event
 from hub.event.hand_records import HandRecordError, read_hand_records
 from hub.event.movement.build import build_movement
 from hub.event.movement.check import check_movement
-from hub.event.movement.model import Layout, Movement, MovementError, MovementKind, MovementRow
+from hub.event.movement.model import (
+    Layout,
+    Movement,
+    MovementError,
+    MovementKind,
+    MovementRow,
+    ThreeWay,
+)
 from hub.event.pair_labels import PairLabels, check_pairs
 from hub.event.vp_table_file import anchor_vp_table
 from hub.store import schema as t
@@ -47,6 +54,10 @@ def layout_from_json(data: dict[str, Any]) -> Layout:
         draw=data.get("draw", ""),
         drawn=data.get("drawn", 0),
         withdrawn=tuples(data.get("withdrawn", ())),
+        three_ways=tuple(
+            ThreeWay(w["round"], tuple(w["teams"]), tuple(w["tables"]))  # type: ignore[arg-type]
+            for w in data.get("three_ways", ())
+        ),
     )
 
 

@@ -39,13 +39,15 @@ class Pairing:
 class Draw:
     """The next round: its matches by table, the teams with a bye, how many matches repeat
     an earlier meeting, and the seed every lot for it is drawn from (None when no seed was
-    given: then no lot was drawn, and teams still level kept team-number order)."""
+    given: then no lot was drawn, and teams still level kept team-number order), and the
+    three-way (A, B, C) an odd field plays instead of a bye, if any (``three_way``)."""
 
     round: int
     matches: tuple[Pairing, ...]
     byes: tuple[str, ...]
     repeats: int
     lot_seed: int | None
+    three_way: tuple[str, str, str] | tuple[()] = ()
 
     def opponents(self) -> dict[str, str]:
         """Each drawn team's opponent."""
@@ -62,5 +64,13 @@ def meetings(matches: Iterable[MatchPlayed]) -> frozenset[frozenset[Hashable]]:
 
 
 def had_bye(matches: Iterable[MatchPlayed]) -> frozenset[Hashable]:
-    """Teams that have already had a bye."""
-    return frozenset(m.home for m in matches if m.away is None)
+    """Teams that have already had a bye, or played a three-way instead of one (the
+    scorer allows a team one three-way per event, movements.md 5.5: the next falls to a
+    team that has had neither)."""
+    out: set[Hashable] = set()
+    for m in matches:
+        if m.away is None:
+            out.add(m.home)
+        elif m.three_way:
+            out |= {m.home, m.away}
+    return frozenset(out)

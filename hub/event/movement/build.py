@@ -67,5 +67,6 @@ def build_movement(
             g.first_rounds,
             section=section,
             higher_number_home=higher,
+            three_ways=g.odd == "three_way",
         )
     return round_robin(g.teams, bpr, double=g.double, section=section, segments=g.segments)

@@ -4,7 +4,8 @@ Hard rules (decisions D3): nobody seated twice in a round; nobody plays a board 
 board set in one place per round unless the layout declares it shared (shares, team
 matches, barometer copies); in a barometer every table of a round plays the same boards;
 every table has a row for every round (Bridgemate RoundData); a team match of several
-segments keeps its two teams at its tables in every segment. Balance: meetings, boards
+segments keeps its two teams at its tables in every segment; a three-way team match seats
+its teams and boards as its layout says (``check_three_way``). Balance: meetings, boards
 per pair, sit-outs, NS/EW counts, and Manning's amount of competition.
 """
 
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hub.event.movement.check_three_way import three_way_errors
 from hub.event.movement.model import Movement, MovementError, MovementKind, MovementRow
 from hub.event.problems import number_ranges
 
@@ -54,8 +56,11 @@ def _row_numbers(movement: Movement) -> dict[int, int]:
     return {id(r): i for i, r in enumerate(movement.rows, start=1)}
 
 
-def _locations(movement: Movement, section: str, rows: list[MovementRow]) -> dict[int, int]:
-    """Table → location id: shared tables and the two tables of a team match are one."""
+def _locations(
+    movement: Movement, section: str, rows: list[MovementRow], rnd: int
+) -> dict[int, int]:
+    """Table → location id: shared tables and the two tables of a team match are one (a
+    three-way's tables in round ``rnd`` are each their own: its boards move between them)."""
     lay = movement.layout
     parent = {r.table: r.table for r in rows}
 
@@ -64,7 +69,8 @@ def _locations(movement: Movement, section: str, rows: list[MovementRow]) -> dic
             t = parent[t]
         return t
 
-    for group in (*lay.shares, *lay.matches):
+    pairs = [m for m in lay.matches if not any(lay.three_way_at(t, rnd) for t in m)]
+    for group in (*lay.shares, *pairs):
         present = [t for t in group if t in parent]
         for t in present[1:]:
             parent[find(t)] = find(present[0])
@@ -147,6 +153,8 @@ def hard_errors(movement: Movement) -> list[MovementError]:
                             played[key][b] = r
             if teams:
                 for r in rrows:
+                    if lay.three_way_at(r.table, rnd):
+                        continue  # a three-way's rooms are a round apart (check_three_way)
                     for pair, side in ((r.ns_pair, "NS"), (r.ew_pair, "EW")):
                         other = seats.get((pair, "EW" if side == "NS" else "NS"))
                         if pair and other is not None and other.boards != r.boards:
@@ -156,7 +164,9 @@ def hard_errors(movement: Movement) -> list[MovementError]:
                                 f"team {pair} plays different boards at "
                                 f"tables {r.table} and {other.table}",
                             )
-            location = _locations(movement, section, rrows)
+            if lay.undrawn(rnd):
+                continue  # its rows hold tables and boards only until the draw (D19)
+            location = _locations(movement, section, rrows, rnd)
             if lay.kind is MovementKind.BAROMETER:
                 sets = {r.boards for r in rrows if r.ns_pair and r.ew_pair}
                 if len(sets) > 1:
@@ -183,6 +193,11 @@ def hard_errors(movement: Movement) -> list[MovementError]:
         if teams and lay.segments > 1:
             for row, text in _segment_breaks(movement, section):
                 err(row, "segments", text)
+        for bad_row, text in three_way_errors(movement, section) if teams else ():
+            if bad_row is not None:
+                err(bad_row, "three-way", text)
+            else:
+                errors.append(MovementError(f"section {section}: {text}", None, "three-way"))
     return errors
 
 
@@ -196,6 +211,8 @@ def _segment_breaks(movement: Movement, section: str) -> list[tuple[MovementRow,
         for rnd in range(1, movement.rounds + 1):
             row = movement.row(section, open_t, rnd)
             if row is None or not (row.ns_pair and row.ew_pair):
+                continue
+            if movement.layout.three_way_at(open_t, rnd):
                 continue
             k = (rnd - 1) // s + 1
             seen = first.setdefault(k, row)

@@ -22,7 +22,7 @@ from hub.event.movement.model import Layout, Movement, MovementError, MovementKi
 HEADER = ("section", "table", "round", "ns_pair", "ew_pair", "low_board", "high_board")
 BOARD_COLUMNS = ("low_board", "high_board", "boards")  # as a movement file names them
 _META_RE = re.compile(r"^#\s*([a-z_]+)\s*:\s*(.*)$")
-_LAYOUT_KEYS = {f.name for f in fields(Layout)} - {"draw", "drawn"}  # drawn: generated only
+_LAYOUT_KEYS = {f.name for f in fields(Layout)} - {"draw", "drawn", "three_ways"}  # generated
 
 
 def _groups(text: str, key: str, line: int, size: int | None = None) -> tuple[tuple[int, ...], ...]:

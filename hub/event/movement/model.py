@@ -56,6 +56,45 @@ class MovementRow:
         return tuple(p for p in (self.ns_pair, self.ew_pair) if p)
 
 
+@dataclass(frozen=True, slots=True)
+class ThreeWay:
+    """Three teams A, B, C that play each other over rounds N = ``round`` and N+1 at
+    ``tables`` (a, b, c), each team NS at its own table (ASE Scorer's three-way over two
+    rounds at normal length; movements.md 5.5): in round N A v B at a (set X), B v C at b
+    (set Y), C v A at c (set Z); in round N+1 A v C at a (Z), B v A at b (X), C v B at c
+    (Y). Each match's second room plays its first room's boards, a round later and at
+    another table."""
+
+    round: int
+    teams: tuple[int, int, int]
+    tables: tuple[int, int, int]
+
+    def seats(self) -> list[tuple[int, int, int, int, int]]:
+        """(table, round, NS team, EW team, set 0-2) of its six table-rounds."""
+        (a, b, c), (ta, tb, tc), n = self.teams, self.tables, self.round
+        return [
+            (ta, n, a, b, 0),
+            (tb, n, b, c, 1),
+            (tc, n, c, a, 2),
+            (ta, n + 1, a, c, 2),
+            (tb, n + 1, b, a, 0),
+            (tc, n + 1, c, b, 1),
+        ]
+
+    def matches(self) -> list[tuple[int, int, tuple[int, int], tuple[int, int]]]:
+        """(home, away, the (table, round) where home sits NS, the one where it sits EW)
+        of its three matches: A v B, B v C, C v A."""
+        (a, b, c), (ta, tb, tc), n = self.teams, self.tables, self.round
+        return [
+            (a, b, (ta, n), (tb, n + 1)),
+            (b, c, (tb, n), (tc, n + 1)),
+            (c, a, (tc, n), (ta, n + 1)),
+        ]
+
+    def holds(self, table: int, rnd: int) -> bool:
+        return table in self.tables and rnd in (self.round, self.round + 1)
+
+
 @dataclass(frozen=True)
 class Layout:
     """What rows cannot say: the movement's kind, winners, board copies, shared tables,
@@ -63,7 +102,8 @@ class Layout:
     ``segments`` (movement rounds that form one match: rounds (k−1)·S+1 … k·S are match k)
     and, for a draw made while the event runs (decisions D19), its ``draw`` method and the
     rounds ``drawn`` so far (later rounds' rows are empty until their draw is published)
-    and the teams ``withdrawn`` from a round on (left out of that round's draw and later)."""
+    and the teams ``withdrawn`` from a round on (left out of that round's draw and later),
+    and the ``three_ways`` an odd field of teams plays instead of a bye."""
 
     kind: MovementKind = MovementKind.HOWELL
     winners: int = 1
@@ -77,6 +117,11 @@ class Layout:
     draw: str = ""  # "", "swiss", "danish" or "monrad"
     drawn: int = 0  # with a draw: the rounds drawn so far
     withdrawn: tuple[tuple[int, int], ...] = ()  # (team, the first round it no longer plays)
+    three_ways: tuple[ThreeWay, ...] = ()
+
+    def three_way_at(self, table: int, rnd: int) -> ThreeWay | None:
+        """The three-way match table ``table`` plays in round ``rnd``, if any."""
+        return next((w for w in self.three_ways if w.holds(table, rnd)), None)
 
     def plays(self, team: int, rnd: int) -> bool:
         """The team has not withdrawn before round ``rnd`` (a drawn event, D19)."""

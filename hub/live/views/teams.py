@@ -14,6 +14,7 @@ from typing import Any
 
 from hub.event.event_file import EventFile
 from hub.event.movement.model import Movement
+from hub.event.movement.rooms import other_room
 from hub.live.views.base import TravellerView, traveller_row
 from hub.standings.left_out import LeftOut, left_out
 from hub.standings.rebuild import traveller_line
@@ -59,10 +60,8 @@ class TeamsLive:
 
     def _set_movement(self, movement: Movement) -> None:
         self.plan = TeamSection(self._event, self.section, movement)  # matches, the rules
-        # table → (match index, open table, closed table)
-        self._match_of: dict[int, tuple[int, int, int]] = {}
-        for i, (open_t, closed_t) in enumerate(movement.layout.matches):
-            self._match_of[open_t] = self._match_of[closed_t] = (i, open_t, closed_t)
+        self._layout = movement.layout
+        self._open_tables = {open_t for open_t, _ in movement.layout.matches}
         self._seated = {
             (r.table, r.round): r.ns_pair for r in movement.rows if r.section == self.section
         }
@@ -146,7 +145,8 @@ class TeamsLive:
     def match(self, open_table: int, rnd: int) -> PlayedMatch | None:
         """The match at ``open_table``'s pair of tables in movement round ``rnd`` as the
         standings score it now, over all its segments so far, seen from the team that sits
-        NS at ``open_table`` in that round (None before a board is played in both rooms)."""
+        NS at ``open_table`` in that round (None before a board is played in both rooms); at
+        a three-way's table, the match of which that table-round is one room."""
         key = self.plan.key_of(open_table, rnd)
         played = None if key is None else self._matches.get(key)
         if played is None or self._seated.get((open_table, rnd)) == played.home:
@@ -197,25 +197,33 @@ class TeamsLive:
 
     def traveller(self, board: int, table: int, rnd: int) -> TravellerView | None:
         """The two results of the table's match on the board, each valued in IMPs to its NS
-        (0 while the other room has not played it)."""
-        where = self._match_of.get(table)
+        (0 while the other room has not played it): the other room is the paired table in
+        the same round, or a three-way's other room a round apart (``other_room``). The
+        rooms in order: the earlier round's first, else the pair's open table's."""
+        other = self.other_room(table, rnd)
         own = self._lines.get((table, rnd, board))
-        if where is None or own is None:
+        if other is None or own is None:
             return None
-        _, open_t, closed_t = where
-        played = {t: self._lines.get((t, rnd, board)) for t in (open_t, closed_t)}
-        scores = {t: self._ns_score(x) for t, x in played.items()}
+        rooms = sorted(((table, rnd), other), key=lambda r: (r[1], r[0] not in self._open_tables))
+        played = {room: self._lines.get((*room, board)) for room in rooms}
+        scores = {room: self._ns_score(x) for room, x in played.items()}
         rows = []
         own_row = None
-        for t, x in played.items():
+        for room, x in played.items():
             if x is None:
                 continue
-            mine, theirs = scores[t], scores[closed_t if t == open_t else open_t]
+            mine, theirs = scores[room], scores[other if room == (table, rnd) else (table, rnd)]
             value = imps(mine - theirs) if mine is not None and theirs is not None else 0
             rows.append(traveller_row(x, mine, Fraction(value)))
-            if t == table:
+            if room == (table, rnd):
                 own_row = rows[-1]
         assert own_row is not None
         return TravellerView(
             self.section, board, own_row.score_ns, own_row.value, True, tuple(rows)
         )
+
+    def other_room(self, table: int, rnd: int) -> tuple[int, int] | None:
+        """The (table, round) of the other room of ``table``'s match in round ``rnd``: as
+        the match is planned, else as the layout pairs the tables (a row the plan leaves
+        out, such as a segment seating other teams)."""
+        return self.plan.other_room(table, rnd) or other_room(self._layout, table, rnd)
