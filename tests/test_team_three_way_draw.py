@@ -33,6 +33,7 @@ repeats, so 2 v 5; then 4 v 1 (4 v 7 would leave 3 v 1); 7 v 3. Home: 5 v 2, 4 v
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from fractions import Fraction
 
 import pytest
@@ -168,24 +169,29 @@ def test_odd_three_way_gives_the_field_its_extra_table_and_needs_a_draw():
     assert "odd are for a drawn event: add draw" in str(e.value)
 
 
-def test_three_teams_a_three_way_whose_second_round_leaves_nothing_to_draw():
+@pytest.mark.parametrize("delayed", [False, True])
+def test_three_teams_a_three_way_whose_second_round_leaves_nothing_to_draw(delayed):
     """Three teams, ``odd = "three_way"``, 3 rounds. Round 1: a Swiss of 3 draws one match
     (by lot: nobody has a score) and a bye; the bye team joins that match: a three-way of
     all three. Round 2 is its second round: every team is seated, so the draw is empty
     and publishing it only marks the round drawn (the room does not wait for ever). Round
-    3, the last, has no round after it: a match and a bye."""
+    3, the last, has no round after it: a match and a bye. One round delayed, round 3 is
+    drawn while round 2 is at the tables, and is still round 3 (the round the three-way
+    alone plays adds nothing to the history the method counts rounds from)."""
     from hub.event.movement.drawn import with_round
     from hub.live.draw_proposal import draw_spec, propose
     from hub.live.views import TeamsLive
 
-    event = parse_event(drawn_event("swiss", 3, 3, 'odd = "three_way"'))
+    lines = ['odd = "three_way"'] + (["delayed = true"] if delayed else [])
+    event = parse_event(drawn_event("swiss", 3, 3, *lines))
     movement = build_movement(event.sessions[0].sections[0].movement, "A")
     spec = draw_spec(event, "A")
     assert spec is not None and spec.three_way
     live = TeamsLive(event, "A", movement, {})
 
     def drawn(rnd: int) -> tuple:
-        draw = propose(spec, movement, "A", live, lambda r: True, lot_seed=7)
+        over = (lambda r: r < rnd - 1) if delayed else (lambda r: True)
+        draw = propose(spec, movement, "A", live, over, lot_seed=7)
         assert draw.round == rnd
         return (len(draw.matches), draw.byes, draw.three_way)
 
@@ -253,3 +259,42 @@ def test_a_round_drawn_ahead_shows_its_matches_as_it_starts(tmp_path):
     rooms = [(m["home"], m["away"], m["open_round"], m["closed_round"]) for m in rows]
     assert rooms[-3:] == [(a, b, 2, 3), (b, c, 2, 3), (c, a, 2, 3)]
     assert len(rows) == 5 and all(m["open_round"] == m["closed_round"] == 2 for m in rows[:2])
+
+
+def test_a_withdrawal_that_evens_the_field_gives_a_bye_not_another_three_way():
+    """Nine teams; round 1 drew 9 v 1, 8 v 2, 7 v 5 and the three-way 4, 3, 6. Team 1
+    withdraws from round 2: the field is 8, even. Round 2 seats 4, 3 and 6 (the three-way's
+    second round) and draws the other five: one of them has a bye, and no new three-way
+    starts beside the one still playing (else every round after would start one)."""
+    from hub.event.movement.drawn import drawn_teams, with_round
+    from hub.live.draw_proposal import draw_spec, propose
+    from hub.live.views import TeamsLive
+
+    event = parse_event(drawn_event("swiss", 9, 6, 'odd = "three_way"'))
+    movement = drawn_teams(9, 6, 2, "swiss", three_ways=True)
+    movement = with_round(movement, "A", 1, [(9, 1), (8, 2), (7, 5)], teams=9, three_way=(4, 3, 6))
+    movement = dataclasses.replace(
+        movement, layout=dataclasses.replace(movement.layout, withdrawn=((1, 2),))
+    )
+    spec = draw_spec(event, "A")
+    assert spec is not None
+    draw = propose(spec, movement, "A", TeamsLive(event, "A", movement, {}), lambda r: True, 7)
+    drawn = {t for p in draw.matches for t in (p.home, p.away)} | set(draw.byes)
+    assert (draw.round, draw.three_way, len(draw.byes)) == (2, (), 1)
+    assert drawn == {"2", "5", "7", "8", "9"}
+
+
+def test_a_three_ways_sets_come_after_every_board_of_the_session():
+    """The sections of a session share one set of deals: section B's three-way plays sets
+    after section A's boards too (A: 6 rounds x 2 boards, 1-12; B: 4 rounds, 1-8), 13-18,
+    so no table plays a deal another section plays in another round."""
+    from hub.event.movement.drawn import drawn_teams, free_board, with_round
+
+    a = drawn_teams(8, 6, 2, "swiss", section="A")
+    b = drawn_teams(9, 4, 2, "swiss", section="B", three_ways=True)
+    assert free_board([a, b]) == 13 and free_board([b]) == 9
+    b = with_round(
+        b, "B", 1, [(9, 1), (8, 2), (7, 5)], teams=9, three_way=(4, 3, 6), first_board=13
+    )
+    assert [b.row("B", t, 1).boards for t in (7, 8, 9)] == [(13, 14), (15, 16), (17, 18)]
+    assert free_board([a, b]) == 19

@@ -12,9 +12,10 @@ class DrawShow(CommandArgs):
     `round`, `matches[]` `{table, tables: [open, closed], home: {team, name}, away}` (table
     1 the top match; `tables` the free pair it is seated at), `byes[]`, `repeats`,
     `lot_seed`, `three_way` (the three-way the round starts, an odd field with `odd =
-    "three_way"`: `{teams[3], tables[3], rounds[2]}`, else null) and `three_way_continued`
-    (the one from the round before, its second round; or null). Refused, saying what it
-    waits for, while the round it is drawn from is at the tables."""
+    "three_way"`: `{teams[3], tables[3], rounds[2], boards[3]}`, `boards` its own sets X,
+    Y, Z that the director deals; else null) and `three_way_continued` (the one from the
+    round before, its second round; or null). Refused, saying what it waits for, while the
+    round it is drawn from is at the tables."""
 
     section: Section
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from hub.event.movement.drawn import with_round
+from hub.event.movement.drawn import free_board, with_round
 from hub.event.movement.model import Movement, MovementError
 from hub.live.draw_proposal import NotReady, draw_json, draw_spec, propose
 from hub.live.views import LiveViews, TeamsLive
@@ -81,9 +81,11 @@ def live_draw(url: str, event_id: int, section: str | None, publish: bool, as_js
             raise click.ClickException(f"section {letter}: {e}") from None
         except ValueError as e:
             raise click.ClickException(f"section {letter}: the draw cannot be made: {e}") from None
-        shown = draw_json(draw, names, letter, movement)
+        letters = [sec.letter for ses in event.sessions for sec in ses.sections]
+        first = free_board(store.movement(event_id, x) for x in letters)  # one set of deals
+        shown = draw_json(draw, names, letter, movement, first)
         if publish:
-            _publish(store, event_id, letter, movement, draw, shown, len(spec.teams))
+            _publish(store, event_id, letter, movement, draw, shown, len(spec.teams), first)
         if as_json:
             click.echo(json.dumps(shown | {"published": publish}))
             return
@@ -120,6 +122,7 @@ def _publish(
     draw: Draw,
     shown: dict[str, Any],
     teams: int,
+    first_board: int,
 ) -> None:
     """Append the round to the stored movement, audited, when no hub runs the event."""
     try:
@@ -130,8 +133,10 @@ def _publish(
         ) from None
     try:
         pairs = [(int(p.home), int(p.away)) for p in draw.matches]
-        way = tuple(int(t) for t in draw.three_way)
-        changed = with_round(movement, section, draw.round, pairs, teams=teams, three_way=way)
+        way, first = tuple(int(t) for t in draw.three_way), first_board
+        changed = with_round(
+            movement, section, draw.round, pairs, teams=teams, three_way=way, first_board=first
+        )
         store.replace_movement_from_round(
             event_id, section, draw.round, changed, "TD", "draw_published", {"draw": shown}
         )

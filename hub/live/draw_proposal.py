@@ -200,18 +200,19 @@ def propose(
         vp_adjustments={str(k): v for k, v in adjustments().items()} if adjustments else None,
         lot_seed=spec.lot_seed if spec.lot_seed is not None else lot_seed,
     )
-    if spec.three_way and rnd < movement.rounds:
-        return three_way_draw(draw, matches)
+    draw = replace(draw, round=rnd)  # a round only a three-way played adds no history
+    if spec.three_way and rnd < movement.rounds and (len(entered) + len(seated)) % 2:
+        return three_way_draw(draw, matches)  # an odd field (a withdrawal may even it)
     return draw
 
 
 def draw_json(
-    draw: Draw, names: dict[int, str], section: str, movement: Movement
+    draw: Draw, names: dict[int, str], section: str, movement: Movement, first_board: int = 0
 ) -> dict[str, Any]:
     """The draw as the console, the API and the audit trail show it: team numbers and
     names by table (the tables the published round gives them in ``movement``, the one
     it is drawn into), byes, the three-way it starts and the one it continues (null when
-    none), repeats and the lot seed."""
+    none, with its own board sets from ``first_board``), repeats and the lot seed."""
 
     def named(team: str | int) -> dict[str, Any]:
         return {"team": int(team), "name": names.get(int(team), "")}
@@ -227,7 +228,7 @@ def draw_json(
             "boards": [list(r.boards) if r is not None else [] for r in rows],  # X, Y, Z
         }
 
-    tables, way, after = _placed(draw, movement, section)
+    tables, way, after = _placed(draw, movement, section, first_board)
     before = [w for w in movement.layout.three_ways if w.round == draw.round - 1]
     return {
         "section": section,
@@ -250,7 +251,7 @@ def draw_json(
 
 
 def _placed(
-    draw: Draw, movement: Movement, section: str
+    draw: Draw, movement: Movement, section: str, first_board: int
 ) -> tuple[list[list[int]], ThreeWay | None, Movement]:
     """Each match's (open, closed) tables and the three-way as publishing the draw into
     ``movement`` seats them (free tables only: a three-way holds its tables two rounds),
@@ -260,7 +261,9 @@ def _placed(
     way = tuple(int(t) for t in draw.three_way)
     plain = [[2 * p.table - 1, 2 * p.table] for p in draw.matches]
     try:
-        after = with_round(movement, section, draw.round, pairs, three_way=way)
+        after = with_round(
+            movement, section, draw.round, pairs, three_way=way, first_board=first_board
+        )
     except MovementError:
         return plain, None, movement
     ns = {r.ns_pair: r.table for r in after.round_rows(draw.round, section) if r.ns_pair}

@@ -21,7 +21,7 @@ from hub.api.draw_models import DrawPublish, DrawShow, WithdrawTeam
 from hub.api.feed import Feed
 from hub.api.server import CommandError
 from hub.event.event_file import EventFile
-from hub.event.movement.drawn import with_round
+from hub.event.movement.drawn import free_board, with_round
 from hub.event.movement.model import Movement, MovementError
 from hub.live import round_controller as rc
 from hub.live.alerts import Alerts
@@ -106,7 +106,7 @@ class TeamDraws:
 
     def shown(self, draw: Draw, section: str) -> dict[str, Any]:
         names, movement = self.views.names.get(section, {}), self.movements[section]
-        return draw_json(draw, names, section, movement)
+        return draw_json(draw, names, section, movement, free_board(self.movements.values()))
 
     async def round_complete(self, section: str, rnd: int) -> None:
         """After a round: the next draw, if it can be made now, goes to the director (or
@@ -251,10 +251,12 @@ class TeamDraws:
             shown = self.shown(draw, section)
             pairs = [(int(p.home), int(p.away)) for p in draw.matches]
             way, teams = tuple(int(t) for t in draw.three_way), len(self._spec(section).teams)
+            first = free_board(self.movements.values())  # the session's deals are one set
             try:
                 movement = with_round(
-                    self.movements[section], section, draw.round, pairs, teams=teams, three_way=way
-                )
+                    self.movements[section], section, draw.round, pairs, teams=teams,
+                    three_way=way, first_board=first,
+                )  # fmt: skip
                 stored = await asyncio.to_thread(
                     self.store.replace_movement_from_round,
                     self.event_id, section, draw.round, movement, actor, "draw_published",

@@ -13,7 +13,7 @@ deals out of turn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from hub.event.movement.model import (
@@ -87,12 +87,16 @@ def with_round(
     *,
     teams: int | None = None,
     three_way: Sequence[int] = (),
+    first_board: int = 0,
 ) -> Movement:
     """The movement with round ``rnd``'s draw published: its matches (home, away) in table
     order, and the ``three_way`` (A, B, C) it starts, if any, at the last three tables of
     rounds ``rnd`` and ``rnd`` + 1; it must be the round after the last one drawn. The
     tables a three-way of the round before holds are left as they are. ``teams``, when
-    given, is the field's size (team numbers 1 … teams)."""
+    given, is the field's size (team numbers 1 … teams). A new three-way's own sets are
+    numbered from ``first_board`` (``free_board``: after every board the session's
+    sections hold, their deals being one set of hand records), else after this
+    section's."""
     layout = movement.layout
     if not layout.draw:
         raise MovementError(f"section {section} is not drawn while it runs", None, "draw")
@@ -128,7 +132,8 @@ def with_round(
     ways = layout.three_ways
     if new_way is not None:
         ways += (new_way,)
-        drawn += _three_way_rows(movement, section, new_way, len(boards))
+        first = first_board or free_board([movement])
+        drawn += _three_way_rows(section, new_way, len(boards), first)
     replaced = {(r.table, rnd) for r in placeholders} | {(r.table, r.round) for r in drawn}
     rest = [
         MovementRow(section, r.table, rnd, 0, 0, ())
@@ -183,13 +188,20 @@ def _pairs_problem(
     return None
 
 
+def free_board(movements: Iterable[Movement]) -> int:
+    """The first board of the next three-way's own sets: after the highest board any of
+    ``movements`` holds (its rounds' and its earlier three-ways')."""
+    return max((b for m in movements for r in m.rows for b in r.boards), default=0) + 1
+
+
 def _three_way_rows(
-    movement: Movement, section: str, way: ThreeWay, boards_per_round: int
+    section: str, way: ThreeWay, boards_per_round: int, first: int
 ) -> list[MovementRow]:
-    """The six rows of a three-way: its sets X, Y and Z its own, numbered after the last
-    round's and the event's earlier three-ways'."""
-    first = movement.rounds + 1 + 3 * len(movement.layout.three_ways)
-    sets = tuple(round_boards(first + k, boards_per_round) for k in range(3))
+    """The six rows of a three-way: its sets X, Y and Z its own, boards ``first`` on."""
+    sets = tuple(
+        tuple(range(first + k * boards_per_round, first + (k + 1) * boards_per_round))
+        for k in range(3)
+    )
     return [
         MovementRow(section, table, rnd, ns, ew, sets[k]) for table, rnd, ns, ew, k in way.seats()
     ]
