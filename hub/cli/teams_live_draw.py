@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from hub.api.draw_lines import three_way_text
 from hub.event.movement.drawn import free_board, with_round
 from hub.event.movement.model import Movement, MovementError
 from hub.live.draw_proposal import NotReady, draw_json, draw_spec, propose
@@ -101,14 +102,8 @@ def live_draw(url: str, event_id: int, section: str | None, publish: bool, as_js
         for b in shown["byes"]:
             click.echo(f"  bye: {b['team']} {b['name']}")
         for key, what in (("three_way", "three-way"), ("three_way_continued", "continues")):
-            if way := shown[key]:
-                teams = ", ".join(f"{t['team']} {t['name']}".strip() for t in way["teams"])
-                tables = "-".join(str(t) for t in way["tables"])
-                first, second = way["rounds"]
-                sets = ", ".join(f"{b[0]}-{b[-1]}" for b in way.get("boards") or () if b)
-                click.echo(
-                    f"  {what}: {teams} (tables {tables}, rounds {first}-{second}, boards {sets})"
-                )
+            if shown[key]:
+                click.echo(f"  {what}: {three_way_text(shown[key])}")
         click.echo(f"  repeats: {draw.repeats}; lot seed: {draw.lot_seed}")
     finally:
         store.close()

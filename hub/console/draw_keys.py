@@ -9,22 +9,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from hub.api.draw_lines import team_text, three_way_text
 from hub.console.choice import AskScreen, ChoiceScreen
 from hub.console.commands import Console
-
-
-def _team(t: dict[str, Any]) -> str:
-    return f"{t['team']} {t.get('name') or ''}".strip()
-
-
-def three_way_text(way: dict[str, Any]) -> str:
-    """A three-way of ``draw_json`` on one line: its teams A, B, C, tables, rounds and its
-    own board sets X, Y, Z (the director deals them)."""
-    teams = ", ".join(_team(t) for t in way["teams"])
-    tables = "/".join(str(t) for t in way["tables"])
-    rounds = "-".join(str(r) for r in way["rounds"])
-    sets = ", ".join(f"{b[0]}-{b[-1]}" for b in way.get("boards") or () if b)
-    return f"{teams} at tables {tables}, rounds {rounds}" + (f", boards {sets}" if sets else "")
 
 
 def draw_text(shown: dict[str, Any]) -> str:
@@ -33,8 +20,9 @@ def draw_text(shown: dict[str, Any]) -> str:
     lines = [f"Section {shown['section']}, round {shown['round']}: the draw"]
     for m in shown["matches"]:
         tables = "/".join(str(t) for t in m["tables"])
-        lines.append(f"  {m['table']:>2}. tables {tables}: {_team(m['home'])} v {_team(m['away'])}")
-    lines += [f"  bye: {_team(b)}" for b in shown["byes"]]
+        home, away = team_text(m["home"]), team_text(m["away"])
+        lines.append(f"  {m['table']:>2}. tables {tables}: {home} v {away}")
+    lines += [f"  bye: {team_text(b)}" for b in shown["byes"]]
     if shown.get("three_way"):
         lines.append(f"  three-way: {three_way_text(shown['three_way'])}")
     if shown.get("three_way_continued"):

@@ -182,8 +182,10 @@ class TeamSection:
     def match_of(self, team: int, rnd: int) -> MatchKey | None:
         """The match a team plays in the event round of movement round ``rnd`` (in a
         three-way, the one where it sits NS in that round)."""
-        if (team, rnd) in self._ns_table and self.key_of(self._ns_table[(team, rnd)], rnd):
-            return self.key_of(self._ns_table[(team, rnd)], rnd)
+        table = self._ns_table.get((team, rnd))
+        key = self.key_of(table, rnd) if table is not None else None
+        if key is not None:
+            return key
         k = self.event_round(rnd)
         return next(
             (m.key for m in self.plan.values() if m.key[1] == k and team in (m.home, m.away)),

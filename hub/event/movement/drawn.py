@@ -6,9 +6,9 @@ Match m of a round plays at tables 2m−1 (open room, home team NS) and 2m (clos
 every match of round r plays boards (r−1)·B+1 … r·B (duplicated sets, as seeds 000-002).
 An odd field that plays three-way matches instead of byes has one more table: a three-way
 drawn for round N takes the last three tables in rounds N and N+1 (``ThreeWay``) and plays
-three sets of its own, numbered after the last round's: the field's sets are played by all
-at once, and a three-way table playing one of them a round early or late would see its
-deals out of turn.
+three sets of its own, numbered after every board of the event's sections (``free_board``):
+the field's sets are played by all at once, and a three-way table playing one of them a
+round early or late would see its deals out of turn.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from hub.event.movement.model import (
     MovementRow,
     ThreeWay,
 )
+from hub.event.movement.teams import team_round
 
 
 def round_boards(rnd: int, boards_per_round: int) -> tuple[int, ...]:
@@ -123,23 +124,16 @@ def with_round(
     )
     if problem:
         raise MovementError(f"round {rnd}: {problem}", None, "draw")
-    drawn = []
-    for (home, away), (open_t, closed_t) in zip(pairs, slots, strict=False):
-        drawn += [
-            MovementRow(section, open_t, rnd, home, away, boards),
-            MovementRow(section, closed_t, rnd, away, home, boards),
-        ]
+    drawn = team_round(section, rnd, pairs, boards, tables=slots)
     ways = layout.three_ways
     if new_way is not None:
         ways += (new_way,)
         first = first_board or free_board([movement])
         drawn += _three_way_rows(section, new_way, len(boards), first)
-    replaced = {(r.table, rnd) for r in placeholders} | {(r.table, r.round) for r in drawn}
-    rest = [
-        MovementRow(section, r.table, rnd, 0, 0, ())
-        for r in placeholders
-        if (r.table, rnd) not in {(d.table, d.round) for d in drawn}
-    ]
+    taken = {(r.table, r.round) for r in drawn}
+    replaced = taken | {(r.table, rnd) for r in placeholders}
+    empty = [r.table for r in placeholders if (r.table, rnd) not in taken]
+    rest = [MovementRow(section, t, rnd, 0, 0, ()) for t in empty]
     later = [r for r in movement.rows if r.section != section or (r.table, r.round) not in replaced]
     return replace(
         movement,

@@ -33,13 +33,15 @@ def team_round(
     matches: Sequence[tuple[int, int]],
     boards: tuple[int, ...],
     first_table: int = 1,
+    tables: Sequence[tuple[int, int]] = (),
 ) -> list[MovementRow]:
-    """Rows of one team round: match m at tables 2m−1 (open) and 2m (closed)."""
+    """Rows of one team round: match m at tables 2m−1 (open) and 2m (closed), or at the
+    m-th (open, closed) pair of ``tables`` when given (a draw around a three-way)."""
     rows = []
     for m, (home, away) in enumerate(matches):
-        t = first_table + 2 * m
+        t, closed = tables[m] if tables else (first_table + 2 * m, first_table + 2 * m + 1)
         rows.append(MovementRow(section, t, rnd, home, away, boards))
-        rows.append(MovementRow(section, t + 1, rnd, away, home, boards))
+        rows.append(MovementRow(section, closed, rnd, away, home, boards))
     return rows
 
 
