@@ -99,7 +99,7 @@ async def room(
         "--api",
         f"127.0.0.1:{api}",
         "--td-pin",
-        "0",
+        "bench-room-pin",
     ]
     for st in stations:
         cmd += ["--station", str(st.line.path)]

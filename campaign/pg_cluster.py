@@ -3,7 +3,15 @@ its own, trust authentication for ``postgres`` on 127.0.0.1, one database. A tes
 campaign that stops or restarts PostgreSQL uses one of these, never a shared server.
 
 As root (initdb refuses root) every server command runs as the ``postgres`` user through
-``su postgres -s /bin/sh -c …``, as ``.ci/run`` does, in a directory that user owns.
+``su postgres -s /bin/sh -c …``, in a directory that user owns.
+
+The server never outlives its owner: ``close`` runs from the context manager, from
+``atexit`` and, while a cluster runs, when the process is sent SIGTERM or SIGHUP (pg_ctl
+starts the postmaster in a session of its own, so no signal reaches it otherwise; issue
+[MENDS]: a campaign stopped with SIGTERM left its cluster running).
+
+``python -m campaign.pg_cluster COMMAND…`` runs a command with a private cluster's URL in
+``BRIDGEHUB_TEST_PG_URL`` (``bash dev.sh test`` does, when no server answers on 5432).
 
     with PrivateCluster() as pg:
         run_hub(pg.url)
@@ -19,9 +27,12 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from types import TracebackType
@@ -51,6 +62,46 @@ def find_bin_dir() -> Path | None:
 
 def _is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP while a private cluster runs: raised like Ctrl-C, so the program
+    unwinds (its ``finally`` blocks, the context manager, ``atexit``) and the cluster is
+    stopped and removed, instead of the process vanishing with its server left running."""
+
+
+_STOP_SIGNALS = ("SIGTERM", "SIGHUP")
+_running: set[int] = set()  # id() of the clusters this process has running
+_installed: dict[int, object] = {}  # signal number -> the handler it had before ours
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated(f"{signal.Signals(signum).name}: stopping the private PostgreSQL cluster")
+
+
+def _catch_stop_signals(cluster: PrivateCluster) -> None:
+    """While ``cluster`` runs, SIGTERM/SIGHUP raise ``Terminated`` (main thread only, and only
+    where the signal would otherwise kill the process outright)."""
+    _running.add(id(cluster))
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in _STOP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is None or number in _installed:
+            continue
+        if signal.getsignal(number) is signal.SIG_DFL:
+            _installed[number] = signal.signal(number, _terminated)
+
+
+def _release_stop_signals(cluster: PrivateCluster) -> None:
+    """The last running cluster closed: the signals' own handlers back."""
+    _running.discard(id(cluster))
+    if _running or threading.current_thread() is not threading.main_thread():
+        return
+    for number, before in list(_installed.items()):
+        if signal.getsignal(number) is _terminated:
+            signal.signal(number, before)  # type: ignore[arg-type]
+        del _installed[number]
 
 
 def free_port() -> int:
@@ -129,6 +180,7 @@ class PrivateCluster:
             self.port = free_port()
             self._start_server()
         self.running = True
+        _catch_stop_signals(self)
         if not self._created:
             self._run(
                 self._bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U",
@@ -164,6 +216,7 @@ class PrivateCluster:
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
         atexit.unregister(self.close)
+        _release_stop_signals(self)
 
     def __enter__(self) -> PrivateCluster:
         self.start()
@@ -240,3 +293,33 @@ class PrivateCluster:
                 f"{Path(argv[0]).name} {' '.join(argv[1:])} failed ({done.returncode}): "
                 f"{done.stderr.strip() or done.stdout.strip()}\n{self.log_tail()}"
             )
+
+
+def run_with_cluster(command: list[str], *, database: str = "test") -> int:
+    """Run ``command`` with a private cluster's URL in ``BRIDGEHUB_TEST_PG_URL`` and stop the
+    cluster when it ends (``bash dev.sh test`` where no server answers on 127.0.0.1:5432).
+    A SIGTERM to this process is passed on to the command before the cluster stops."""
+    if not command:
+        raise SystemExit("usage: python -m campaign.pg_cluster COMMAND [ARG...]")
+    with PrivateCluster(database) as pg:
+        print(
+            f"PostgreSQL for the tests: a private cluster, {pg.url} (stopped at the end)",
+            file=sys.stderr,
+        )
+        child = subprocess.Popen(command, env={**os.environ, "BRIDGEHUB_TEST_PG_URL": pg.url})
+        try:
+            return child.wait()
+        except KeyboardInterrupt as stop:  # Ctrl-C reached the command too; SIGTERM did not
+            if isinstance(stop, Terminated) and child.poll() is None:
+                child.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(60)
+            if child.poll() is None:
+                child.kill()
+                child.wait(30)
+            raise
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    sys.exit(run_with_cluster(args[1:] if args[:1] == ["--"] else args))

@@ -41,6 +41,7 @@ class Figures:
     room_s: float = 0.0  # start → every result confirmed
     finished: bool = False
     stuck_where: list[str] = field(default_factory=list)
+    stalled_tables: int = 0  # tables waiting when the room stalled ([LIVENESS])
     invariants: dict[str, int] = field(default_factory=dict)
     invariant_details: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # unexpected exits, missed faults
@@ -124,8 +125,9 @@ def report(fig: Figures) -> list[str]:
         f"{fig.confirmed / max(fig.room_s, 1e-9):.0f} results/s)"
     )
     if not fig.finished:
-        out.append("  the room did NOT finish in the time allowed; tables stuck:")
-        out += [f"    {w}" for w in fig.stuck_where[:40]]
+        why = "stalled" if fig.stalled_tables else "did NOT finish in the time allowed"
+        out.append(f"  the room {why}; tables stuck:")
+        out += [f"    {w}" for w in fig.stuck_where[:200]]
     out.append("invariants:")
     out += [f"  {name} {n}" for name, n in fig.invariants.items()] or ["  not checked"]
     out += [f"    {d}" for d in fig.invariant_details[:20]]

@@ -31,7 +31,7 @@ from hub.store.received_data import write_travellers
 from hub.store.store import Store
 from scoring.board_score import BoardScore, ScoreKind
 from scoring.errors import ScoringInputError
-from scoring.methods import kind_of, score_board
+from scoring.methods import kind_of, score_board, section_rules
 from scoring.standings import PairKey, Tally, tally_boards
 
 
@@ -89,6 +89,7 @@ def _pairs(
         return SectionRescore(section, {}, unit)  # no result yet: nothing to score
     try:
         travellers = read_travellers(path, winners)
+        rules = section_rules(rules, (len(t) for t in travellers))  # D22's common top
         scores = [score_board(t, rules) for t in travellers]
     except TravellerFileError as e:
         raise RescoreError(f"section {section}: {e}") from None

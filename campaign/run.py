@@ -20,6 +20,7 @@ from campaign.hub_process import HubProcess, Recovery
 from campaign.plan import Counts, make_plan
 from campaign.progress import Figures, progress_line
 from campaign.room import FrameFaults, Room, Size, letters, usb_unavailable
+from campaign.stall import StallWatch, describe, hub_view, waiting
 
 PROGRESS_EVERY_S = 5.0
 STOP_WAIT_S = 15.0
@@ -275,6 +276,7 @@ class Campaign:
         next_print = time.monotonic() + PROGRESS_EVERY_S
         last = (time.monotonic(), 0)
         deadline = self.t0 + self.opts.timeout_s
+        stall = StallWatch(since=time.monotonic())
         while True:
             await asyncio.sleep(TICK_S)
             self.room.watch_lines()
@@ -299,6 +301,26 @@ class Campaign:
             if now > deadline:
                 self.fig.stuck_where = self.room.where()
                 return False
+            if stall.stalled(self.room.confirmed(), self.size.results, now):
+                await self._stalled(stall.after_s)
+                return False
+
+    async def _stalled(self, after_s: float) -> None:
+        """[LIVENESS]: nothing confirmed for ``after_s`` with boards still to play: each
+        waiting table, its last messages both ways and what the hub thinks of it; the
+        tables are counted under "stuck"."""
+        view = await hub_view(f"ws://127.0.0.1:{self.api_port}/v1", self.pin)
+        tables = waiting(self.room.terminals, self.size.rounds, self.size.boards)
+        print(
+            f"the room stalled: no result confirmed for {after_s:g} s, "
+            f"{len(tables)} table(s) with boards to play:",
+            flush=True,
+        )
+        where = [line for t in tables for line in describe(t, view, self.size.boards)]
+        for line in where:
+            print(f"  {line}", flush=True)
+        self.fig.stuck_where = where
+        self.fig.stalled_tables = len(tables)
 
     def _all_in(self) -> bool:
         """Every result confirmed, nothing waiting at a terminal, no fault under way."""
@@ -372,7 +394,7 @@ class Campaign:
         self.fig.invariants = {
             "lost": found.lost,
             "doubled": found.doubled,
-            "stuck": found.stuck,
+            "stuck": found.stuck + self.fig.stalled_tables,
             "incomplete": found.incomplete,
             "standings differ": found.standings_differ,
         }

@@ -7,8 +7,8 @@ never compared with the others. Every value is exact (``BoardScore`` integer arr
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
@@ -32,6 +32,15 @@ class AdjustedMethod(Enum):
     """MP_n out of the actual top 2(n−1): 'stretched to 100 %' (as JFR Pary does)."""
 
 
+class BoardTop(Enum):
+    """Which N a board with fewer results is factored to (decisions D22)."""
+
+    SECTION = "section"
+    """The section's common top: the most results any board of the section has."""
+    BOARD = "board"
+    """Each board its own top: the results it has."""
+
+
 DEFAULT_AVERAGES: Mapping[Token, Fraction] = MappingProxyType(
     {Token.AVE_PLUS: Fraction(60), Token.AVE: Fraction(50), Token.AVE_MINUS: Fraction(40)}
 )
@@ -41,7 +50,9 @@ DEFAULT_AVERAGES: Mapping[Token, Fraction] = MappingProxyType(
 class MatchpointRules:
     """An event's matchpoint options.
 
-    ``expected`` is N, the results a full board has (default: the lines on the board).
+    ``expected`` is N, the results a full board has. Unset, ``score_matchpoints`` takes the
+    lines on the board; ``section_top`` sets it to the section's common top first unless
+    ``top`` is ``BoardTop.BOARD`` (decisions D22).
     ``half_points`` shows MPs on the 1/½ scale (percentages are the same).
     ``ebu_small_groups`` applies EBU White Book 4.2.3.3: a group of at most 3 results that
     is also at most a third of the board scores 60 % + 5 % × (M − (A − 1)) instead.
@@ -52,6 +63,18 @@ class MatchpointRules:
     half_points: bool = False
     ebu_small_groups: bool = False
     averages: Mapping[Token, Fraction] = field(default_factory=lambda: DEFAULT_AVERAGES)
+    top: BoardTop = BoardTop.SECTION
+
+
+def section_top(rules: MatchpointRules, plays: Iterable[int]) -> MatchpointRules:
+    """The rules a section's boards are scored with (decisions D22): N is the event's
+    ``expected`` when set, else the most results (``plays``: each board's count) any board
+    of the section has, so a board played once fewer (a sit-out, a late pair) is factored
+    to the same top as the rest. ``BoardTop.BOARD`` keeps each board's own top."""
+    if rules.expected is not None or rules.top is BoardTop.BOARD:
+        return rules
+    most = max(plays, default=0)
+    return replace(rules, expected=most) if most >= 1 else rules
 
 
 def matchpoints_2_1(scores: np.ndarray) -> np.ndarray:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from scoring.board_score import BoardScore, ScoreKind
 from scoring.butler import ButlerRules, score_butler
 from scoring.cross_imps import CrossImpRules, score_cross_imps
-from scoring.matchpoints import MatchpointRules, score_matchpoints
+from scoring.matchpoints import MatchpointRules, score_matchpoints, section_top
 from scoring.traveller import Traveller
 
 PairsRules = MatchpointRules | CrossImpRules | ButlerRules
@@ -18,6 +20,12 @@ def score_board(traveller: Traveller, rules: PairsRules) -> BoardScore:
     if isinstance(rules, CrossImpRules):
         return score_cross_imps(traveller, rules)
     return score_butler(traveller, rules)
+
+
+def section_rules(rules: PairsRules, plays: Iterable[int]) -> PairsRules:
+    """The rules for one section's boards, given each board's count of results: at
+    matchpoints the section's common top (decisions D22); IMP methods need no N."""
+    return section_top(rules, plays) if isinstance(rules, MatchpointRules) else rules
 
 
 def kind_of(rules: PairsRules) -> ScoreKind:

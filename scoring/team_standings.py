@@ -14,7 +14,14 @@ from fractions import Fraction
 from scoring.team_tie_criteria import PlayedMatch, from_played, quotient
 from scoring.team_ties import TeamPlace, TieBreakRule, place_teams, rule_from_names
 
-__all__ = ["PlayedMatch", "TeamRecord", "TeamStanding", "team_records", "team_standings"]
+__all__ = [
+    "PlayedMatch",
+    "TeamRecord",
+    "TeamStanding",
+    "team_order",
+    "team_records",
+    "team_standings",
+]
 
 
 @dataclass(slots=True)
@@ -75,6 +82,15 @@ def team_records(
     return recs
 
 
+def team_order(team: Hashable) -> tuple[int, int, str]:
+    """How teams that stay level are listed: by number (2 before 10, [MENDS] #25), a team
+    known by a name or letter after every number, by its text."""
+    if isinstance(team, int):
+        return 0, team, ""
+    text = str(team)
+    return (0, int(text), text) if text.isdigit() else (1, 0, text)
+
+
 def team_standings(
     matches: Sequence[PlayedMatch],
     tie_breaks: Sequence[str] | TieBreakRule = (),
@@ -85,14 +101,15 @@ def team_standings(
     """Teams by VP, then the event's tie-break rule: a ``TieBreakRule``, or the event file's
     names (a rule's name such as ``wbf``, or a chain of criteria) for ``rule_from_names``.
 
-    Teams that stay level are listed by their number as text (the order a lot is drawn from).
+    Teams that stay level are listed by their number, 2 before 10 (the order a lot is drawn
+    from, as a draw's standing ranks them: ``scoring.draw.standing``), by ``team_order``.
     """
     recs = team_records(matches, vp_adjustments)
     rule = tie_breaks if isinstance(tie_breaks, TieBreakRule) else rule_from_names(tie_breaks)
     placed = place_teams(
         (from_played(m, i) for i, m in enumerate(matches)),
         rule,
-        teams=sorted(recs, key=str),
+        teams=sorted(recs, key=team_order),
         vp_adjustments=vp_adjustments,
         lot_seed=lot_seed,
     )

@@ -78,7 +78,7 @@ class VirtualBaseStation:
         self.line = line
         self.serial = serial
         self.clock = clock
-        self.link = Link(clock, epoch if epoch is not None else random_epoch())
+        self.link = Link(clock, epoch if epoch is not None else random_epoch(), hello=self._hello)
         self.faults = faults or Faults()
         self.heartbeat_s = heartbeat_s
         self.hub_silence_s = hub_silence_s
@@ -98,6 +98,15 @@ class VirtualBaseStation:
         self.faults_from_hub = self.faults.stream(f"{serial} from hub")
         self._out_line = DelayLine(self._to_line)
         self._in_line = DelayLine(self._inbox.put_nowait)
+
+    def _hello(self, address: int) -> Hello:
+        """The HELLO that begins an epoch at ``address``: the station's own at 0, else its
+        terminal's (the link sends it first, again after one given up, and again before a
+        message the hub refused for its epoch, docs/protocol.md §3)."""
+        terminal = self.terminals.get(address)
+        if terminal is None:
+            return Hello(int(DeviceKind.BASE_STATION), self.serial, "sim-1")
+        return Hello(int(DeviceKind.TERMINAL), terminal.serial, "sim-1")
 
     def add_terminal(self, terminal: VirtualTerminal) -> None:
         terminal.station = self
@@ -191,7 +200,8 @@ class VirtualBaseStation:
             self.line.listen()
         self._attach()
         self.link.set_epoch(0, self.link.default_epoch)
-        self.send(0, Hello(int(DeviceKind.BASE_STATION), self.serial, "sim-1"))
+        self.link.greet(0)  # the station's HELLO, sequence 1 of its epoch
+        self.wake()
         for t in self.terminals.values():
             t.boot()  # the terminal's epoch first: every frame for its address carries it
             self.send(0, TerminalJoined(t.address, t.serial))  # the station's own sequence

@@ -4,12 +4,15 @@ both show when a pair is told where it plays next (docs/protocol.md §4)."""
 
 from __future__ import annotations
 
+import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from drivers.protocol.messages import Message, NakCode, Result
 
 Json = dict[str, Any]
+FRAMES_KEPT = 8
 
 
 @dataclass
@@ -29,6 +32,12 @@ class TerminalLog:
     acks_by_hub_epoch: dict[int | None, int] = field(default_factory=dict)
     ack_s: list[float] = field(default_factory=list)  # result sent → ACK
     view_s: list[float] = field(default_factory=list)  # result sent → rescored traveller
+    # the last messages both ways, for a table that stalls ([LIVENESS]): "HH:MM:SS → …"
+    frames: deque[str] = field(default_factory=lambda: deque(maxlen=FRAMES_KEPT))
+
+    def frame(self, direction: str, what: object) -> None:
+        """One message sent (``→``) or answered and received (``←``), with the time."""
+        self.frames.append(f"{time.strftime('%H:%M:%S')} {direction} {what}")
 
 
 @dataclass

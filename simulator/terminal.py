@@ -45,6 +45,8 @@ from simulator.bots import PlayerBot
 from simulator.table_log import TerminalLog, seating_text
 
 ResultKey = tuple[str, int, int, int, int]
+# refusals after which a message goes again (§3); NAK 1 and 2 would refuse it again
+AGAIN = (NakCode.UNKNOWN_EPOCH, NakCode.STALE_EPOCH, NakCode.REPLAY, NakCode.BUSY)
 
 
 class Station(Protocol):
@@ -121,7 +123,7 @@ class VirtualTerminal:
         assert self.station is not None
         self.epoch, self._next_epoch = self._next_epoch, self._next_epoch % 0xFFFFFFFF + 1
         self.station.link.set_epoch(self.address, self.epoch)
-        self.send(Hello(int(DeviceKind.TERMINAL), self.serial, "sim-1"))
+        self.station.link.greet(self.address)  # HELLO, sequence 1 of the new epoch
         self.send(Logon(self.serial, self.section, self.table, "sim-1"))
         self.send(Status(self.battery, 90, 0))
         for result in list(self.unacked.values()):
@@ -165,6 +167,7 @@ class VirtualTerminal:
 
     def send(self, message: Message) -> None:
         assert self.station is not None
+        self.log.frame("→", message)
         self.station.send(self.address, message)
 
     def start(self) -> None:
@@ -262,6 +265,7 @@ class VirtualTerminal:
     # -- what the hub says -------------------------------------------------------------------
     def on_event(self, ev: Received | Acked | Nacked | GaveUp) -> None:
         assert self.station is not None
+        self.log.frame("←", ev)
         if isinstance(ev, Received):
             msg = ev.message
             self.log.received.append(msg)
@@ -309,9 +313,11 @@ class VirtualTerminal:
             if ev.code == NakCode.NOT_LOGGED_ON and not isinstance(ev.message, Logon):
                 self._log_on_again(ev.message)
                 return
-            if isinstance(ev.message, Result | Verify) and ev.code == NakCode.BUSY:
-                # the hub could not keep it now (a result not stored, a verification of a
-                # result not stored yet): again after the retransmission pause (§3)
+            if isinstance(ev.message, Result | Verify | Logon) and ev.code in AGAIN:
+                # the hub could not keep it now (BUSY: a result not stored, a verification
+                # of a result not stored yet), or the link refused the frame for its epoch
+                # or as a replay: nothing was taken, so again after the retransmission pause
+                # (§3); what the table keyed is never dropped for it
                 tries = self._busy[ev.message] = self._busy.get(ev.message, 0) + 1
                 pause = min(RTO * 2 ** (tries - 1), MAX_RTO)
                 self._later_send(pause, ev.message)
@@ -325,7 +331,7 @@ class VirtualTerminal:
         elif isinstance(ev, GaveUp):
             self.log.gave_up += 1
             waiting = isinstance(ev.message, Verify) and ev.message in self.unverified.values()
-            if isinstance(ev.message, Result | Logon | Hello) or waiting:
+            if isinstance(ev.message, Result | Logon) or waiting:  # a HELLO: the link's
                 self._later_send(1.0 / max(self.speed, 1.0), ev.message)
 
     def _log_on_again(self, message: Message) -> None:

@@ -42,7 +42,7 @@ def available() -> str | None:
     except (ImportError, ValueError) as e:
         return (
             f"no umockdev bindings ({e}): install umockdev, gir1.2-umockdev-1.0 and "
-            '"PyGObject<3.51" (see .ci/run)'
+            '"PyGObject<3.51"'
         )
     if ctypes.util.find_library("umockdev-preload") is None:
         return f"umockdev's preload library ({PRELOAD}) is not installed: install libumockdev0"

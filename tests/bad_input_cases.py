@@ -382,9 +382,12 @@ CASES += [
          "0, 'coin', is not a tie-break for mp scoring; use boards_with_positive_imps, "
          "boards_won_between, h2h_score, lot", CLI,
          toml("tie_breaks = []", 'tie_breaks = ["coin"]')),
-    Case(E, "date-not-a-date", 'date = "yesterday"', EV + "sessions[0].date: Input "
-         "should be a valid date or datetime, input is too short", CLI,
+    Case(E, "date-not-a-date", 'date = "yesterday"', EV + "sessions[0].date: 'yesterday' "
+         "is not a date this hub reads; write it as year-month-day, e.g. 2026-12-01", CLI,
          toml("date = 2026-11-30", 'date = "yesterday"')),
+    Case(E, "date-two-days", 'date = "1/12/2026"', EV + "sessions[0].date: '1/12/2026' could "
+         "be 1 December or 12 January 2026; write it as year-month-day, e.g. 2026-12-01", CLI,
+         toml("date = 2026-11-30", 'date = "1/12/2026"')),
     Case(E, "not-utf8", 'name = "Café" saved in Latin-1', EV + "not a text "
          "file in UTF-8 (line 6): save it as UTF-8", CLI,
          ("cli", {"event.toml": event_with("Club pairs", "Caf\xe9").encode("latin-1")},
@@ -511,16 +514,17 @@ CASES += [
          "to NS", CLI, score("1,1,2,4H,S,=,425,\n")),
     Case(V, "impossible-score", "score_ns 423", "Error: tr.csv:2: score_ns 423 is not a "
          "possible NS score on board 1 (vulnerable: None)", CLI, score("1,1,2,,,,423,\n")),
-    Case(V, "semicolons", "board;ns;ew;… (semicolon-separated)", "Error: tr.csv:1: missing "
-         "column(s): board, ns, ew, contract, declarer, result; the header needs board,ns,ew,"
-         "contract,declarer,result", CLI,
-         ("cli", {"tr.csv": "board;ns;ew;contract;declarer;result\n1;1;2;4H;S;=\n"},
+    Case(V, "semicolons-no-result", "board;ns;ew;contract;declarer (semicolons read as "
+         "commas; no result column)", "Error: tr.csv:1: missing column(s): result; the header "
+         "needs board,ns,ew,contract,declarer,result", CLI,
+         ("cli", {"tr.csv": "board;ns;ew;contract;declarer\n1;1;2;4H;S\n"},
           ["score", "tr.csv", "--method", "mp"])),
     Case(V, "header-only", "the header and no rows", "Error: tr.csv:1: the file has no "
          "results", CLI, ("cli", {"tr.csv": TH}, ["score", "tr.csv", "--method", "mp"])),
-    Case(V, "not-utf8", "a file in UTF-16", "Error: tr.csv:1: not a text file in UTF-8: "
-         "save it as UTF-8 CSV", CLI,
-         ("cli", {"tr.csv": TH.encode("utf-16")}, ["score", "tr.csv", "--method", "mp"])),
+    Case(V, "broken-utf16", "UTF-16 (\"Unicode text\") cut off in a character", "Error: "
+         "tr.csv:2: not readable as UTF-16 text: save it again as CSV", CLI,
+         ("cli", {"tr.csv": TH.encode("utf-16") + b"\x00\xd8"},
+          ["score", "tr.csv", "--method", "mp"])),
     Case(V, "more-results-than-expected", "2 results on board 1 with --expected 1", "Error: "
          "board 1 has 2 results, more than --expected 1", CLI,
          score("1,1,2,4H,S,=,,\n", "--expected", "1")),

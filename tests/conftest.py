@@ -7,14 +7,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from external_tools import PG_SERVER, need, pytest_configure, pytest_runtest_setup  # noqa: F401
+
 PG_URL = os.environ.get("BRIDGEHUB_TEST_PG_URL")
 
 
 @pytest.fixture(scope="session")
 def pg_database():
     """A fresh PostgreSQL database for this test run (dropped afterwards)."""
-    if not PG_URL:
-        pytest.skip("PostgreSQL tests need BRIDGEHUB_TEST_PG_URL (bash .ci/run sets it)")
+    need(PG_SERVER)
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 

@@ -68,15 +68,15 @@ def test_d20_an_empty_pin_is_refused_with_a_plain_message(tmp_path):
 
 
 def test_d20_run_makes_and_prints_a_pin_or_takes_the_tds_as_given(capsys):
-    from hub.cli.run import _director_pin
+    from hub.cli.director_pin import director_pin
 
-    made = _director_pin(None)
+    made = director_pin(None)
     out = capsys.readouterr()
     assert out.out == f"director's PIN for this run: {made}\n" and len(made) == 8
-    assert _director_pin("24") == "24"  # the TD's own, even short: accepted, with a warning
+    assert director_pin("24", short_ok=True) == "24"  # short: only when told, with a warning
     err = capsys.readouterr().err
     assert "warning" in err and "2 characters" in err
-    assert _director_pin("long-enough") == "long-enough"
+    assert director_pin("long-enough") == "long-enough"
     assert capsys.readouterr().err == ""
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from external_tools import POSTGRES, need
 
 from campaign.plan import Counts, Kind, make_plan
 from campaign.progress import Figures, report
@@ -62,16 +64,48 @@ def test_figures_fail_on_any_nonzero_invariant_issue_12():
     assert not fig.ok
 
 
-def test_ci_campaign_loses_nothing_issue_12(tmp_path):
+def campaign_seed() -> int:
+    """The seed of this run's CI campaign: ``BRIDGEHUB_CAMPAIGN_SEED`` when set (to replay a
+    failure), else a new one every run, so CI meets a different schedule of faults each
+    time (issue [LIVENESS] #34)."""
+    given = os.environ.get("BRIDGEHUB_CAMPAIGN_SEED", "").strip()
+    if given:
+        return int(given)
+    return secrets.randbelow(1_000_000) + 1
+
+
+def test_the_ci_campaigns_seed_changes_every_run_unless_given_issue_34(monkeypatch):
+    """Issue [LIVENESS] #34: "CI runs the CI-sized campaign on a seed that changes with every
+    run (printed, so a failure can be replayed), not always the same one";
+    BRIDGEHUB_CAMPAIGN_SEED replays one."""
+    monkeypatch.delenv("BRIDGEHUB_CAMPAIGN_SEED", raising=False)
+    drawn = {campaign_seed() for _ in range(5)}
+    assert len(drawn) > 1, drawn  # five draws of a million alike: never in practice
+    assert all(seed >= 1 for seed in drawn)
+    monkeypatch.setenv("BRIDGEHUB_CAMPAIGN_SEED", "4711")
+    assert campaign_seed() == 4711
+
+
+def test_ci_campaign_loses_nothing_issue_12(tmp_path, capsys):
     """Issue 12, the CI-sized campaign: ~5,000 results on 39 terminals over 4 stations,
     1 % of frames corrupted, dropped, duplicated and delayed both ways, station unplugs,
     terminal reboots, a clock display unplug and three hub kill -9s with restarts; exit 0
     and every invariant printed as 0. A bounded wait: the command gives up by itself
-    (its --timeout) and this test's timeout is only a backstop."""
+    (its --timeout) and this test's timeout is only a backstop. Issue [LIVENESS] #34: the
+    seed changes every run; it is printed and in every failure message, and
+    ``BRIDGEHUB_CAMPAIGN_SEED=N`` replays it."""
+    seed = campaign_seed()
+    replay = (
+        f"campaign seed {seed}: replay with BRIDGEHUB_CAMPAIGN_SEED={seed} "
+        f"(or bridgehub campaign --ci --seed {seed})"
+    )
+    with capsys.disabled():  # in the log of a passing run too
+        print(f"\n{replay}", flush=True)
     out_json = tmp_path / "figures.json"
     started = time.monotonic()
+    args = ["campaign", "--ci", "--seed", str(seed), "--dir", str(tmp_path / "run")]
     run = subprocess.run(
-        [bridgehub(), "campaign", "--ci", "--dir", str(tmp_path / "run"), "--json", str(out_json)],
+        [bridgehub(), *args, "--json", str(out_json)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -80,19 +114,22 @@ def test_ci_campaign_loses_nothing_issue_12(tmp_path):
     )
     took = time.monotonic() - started
     print(f"bridgehub campaign --ci took {took:.0f} s")
-    tail = run.stdout[-6000:] + "\n" + run.stderr[-3000:]
+    tail = f"{replay}\n" + run.stdout[-6000:] + "\n" + run.stderr[-3000:]
     assert run.returncode == 0, tail
+    assert f"campaign seed {seed}:" in run.stdout, tail
     for name in INVARIANTS:
         assert re.search(rf"^  {name} 0$", run.stdout, re.MULTILINE), tail
     fig = json.loads(out_json.read_text("utf-8"))
     assert fig["ok"] and fig["finished"], tail
-    assert fig["confirmed"] == fig["target"] >= 5000
-    assert len(fig["kills"]) == 3, fig["kills"]
-    assert any("group commit" in k for k in fig["kills"]), fig["kills"]
-    assert any("round change" in k for k in fig["kills"]), fig["kills"]
-    assert fig["unplugs"] >= 1 and fig["reboots"] >= 1 and fig["clock_unplugs"] >= 1
-    assert all(fig["frame_faults"].get(k, 0) > 0 for k in ("corrupt", "drop", "duplicate", "delay"))
-    assert sum(fig["stations"].values()) >= 4 and fig["stations"].get("tcp") == 1
+    assert fig["seed"] == seed, replay
+    assert fig["confirmed"] == fig["target"] >= 5000, replay
+    assert len(fig["kills"]) == 3, (replay, fig["kills"])
+    assert any("group commit" in k for k in fig["kills"]), (replay, fig["kills"])
+    assert any("round change" in k for k in fig["kills"]), (replay, fig["kills"])
+    assert fig["unplugs"] >= 1 and fig["reboots"] >= 1 and fig["clock_unplugs"] >= 1, replay
+    faults = ("corrupt", "drop", "duplicate", "delay")
+    assert all(fig["frame_faults"].get(k, 0) > 0 for k in faults), (replay, fig["frame_faults"])
+    assert sum(fig["stations"].values()) >= 4 and fig["stations"].get("tcp") == 1, replay
 
 
 @pytest.mark.parametrize("bad", [["--tables", "12"], ["--tables", "5", "--rounds", "7"]])
@@ -115,11 +152,7 @@ def test_postgres_campaign_survives_a_server_restart_issue_12(tmp_path):
     """Issue 12: "on PostgreSQL, a database restart (private cluster, decisions D13)": a
     small room on a private cluster, the server restarted mid-run, a kill -9 at a round
     change, an unplug and a reboot; every invariant 0."""
-    from campaign.pg_cluster import PrivateCluster
-
-    why = PrivateCluster.available()
-    if why is not None:
-        pytest.skip(f"no private PostgreSQL cluster here: {why}")
+    need(POSTGRES)
     out_json = tmp_path / "figures.json"
     args = ["--ci", "--db", "postgres", "--sections", "1", "--tables", "5", "--rounds", "5"]
     args += ["--boards", "4", "--unplugs", "1", "--reboots", "1", "--kills", "1"]

@@ -613,6 +613,12 @@ def test_console_follows_a_real_hub(tmp_path):
                 await pilot.pause(0.1)
                 await pilot.press("down", "enter")  # erase
                 await wait_until(
+                    lambda: any("Erase" in str(x.render()) for x in app.screen.query(Label)),
+                    5,
+                    "the erase question",
+                )
+                await pilot.press("enter")  # yes, erase it ([MENDS] #25: asked first)
+                await wait_until(
                     lambda: len(app.traveller) == n - 1,
                     10,
                     "the erased result gone from the traveller",

@@ -130,7 +130,11 @@ def test_held_decisions_accept_only_when_possible_and_ask_before_replacing():
             await popup_shows(app, "board 17 already has 4S N = from table 3")
             await pilot.press("enter")  # accept as sent: the conflict is asked about
             await pilot.pause(0.1)
-            await popup_shows(app, "board 17 already has 4S N = from table 3: replace?", exact=True)
+            await popup_shows(
+                app,
+                "board 17 already has 4S N = from table 3: replace it with 2NT E +1?",
+                exact=True,
+            )
             await pilot.press("down", "enter")  # keep the stored result: nothing sent
             await pilot.pause(0.1)
             assert sent == []

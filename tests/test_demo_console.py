@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
+import external_tools as tools
 
 TMUX = shutil.which("tmux")
 
@@ -25,7 +25,7 @@ def _screen(session: str) -> str:
     ).stdout
 
 
-@pytest.mark.skipif(TMUX is None, reason="needs tmux (.ci/run installs it)")
+@tools.needs(tools.TMUX)
 def test_demo_console_shows_tables_progressing(tmp_path):
     session = f"bridgehub-smoke-{tmp_path.name}"
     command = f"{_exe()} demo --tables 3 --speed 300 --no-incidents --dir {tmp_path} --console"

@@ -162,11 +162,11 @@ def empty_store_url(request, tmp_path):
         yield f"sqlite:///{tmp_path / 'event.db'}"
         return
     from conftest import PG_URL
+    from external_tools import PG_SERVER, need
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 
-    if not PG_URL:
-        pytest.skip("PostgreSQL tests need BRIDGEHUB_TEST_PG_URL (bash .ci/run sets it)")
+    need(PG_SERVER)
     name = f"bridgehub_empty_{os.getpid()}_{time.monotonic_ns()}"
     admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:

@@ -74,7 +74,8 @@ def test_a_late_pair_takes_the_sit_outs_place_from_round_2(tmp_path):
             "add_pair", {"section": "A", "from_round": 2, "players": players}, "TD"
         )
         tables = [{"round": 2, "table": 1}, {"round": 3, "table": 2}]
-        assert reply == {"pair": 6, "label": "EW 3", "tables": tables}
+        players = [{"name": "Kim Lund", "number": "301"}, {"name": "Lo Mark"}]
+        assert reply == {"pair": 6, "label": "EW 3", "tables": tables, "players": players}
         assert row(store, eid, 3, 1) == (3, 0, (5, 6))  # round 1 as played
         assert row(store, eid, 1, 2) == (1, 6, (3, 4))
         assert row(store, eid, 2, 3) == (2, 6, (1, 2))

@@ -115,6 +115,7 @@ def test_a_7_table_mitchell_speaks_the_rooms_numbers_on_the_wire(tmp_path):
         "label": "EW 3",
         "direction": "EW",
         "names": "Cecilia Dahl & Dan Ek",
+        "players": [{"name": "Cecilia Dahl"}, {"name": "Dan Ek"}],  # [MENDS] #25 G8
     }
     assert section["pairs"]["3"]["label"] == "NS 3"
     assert list(section["pairs"])[:7] == [str(p) for p in range(1, 8)]  # NS field first

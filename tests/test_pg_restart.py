@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from club_evening import PIN, Director, exe, free_port, until
 from event_text import one_section_event
+from external_tools import POSTGRES, needs
 
 from campaign.pg_cluster import PrivateCluster
 from drivers.protocol.messages import NO_TRICKS, NakCode
@@ -28,10 +29,7 @@ from simulator.line import PtyLine
 from simulator.station import VirtualBaseStation
 from simulator.terminal import VirtualTerminal
 
-pytestmark = pytest.mark.skipif(
-    PrivateCluster.available() is not None,
-    reason=f"needs a private PostgreSQL cluster: {PrivateCluster.available()}",
-)
+pytestmark = needs(POSTGRES)
 EVENT = one_section_event("Restart", 'kind = "howell", tables = 4, boards_per_round = 3')
 TOTAL = 4 * 7 * 3  # tables × rounds × boards
 DOWN_S = 3.0  # each stop lasts this long at least: the terminals' busy backoff reaches 2 s

@@ -218,6 +218,15 @@ def test_a_session_tells_each_table_where_its_pairs_go_and_when_it_is_over(tmp_p
         last_moves = [i for i, m in enumerate(got) if isinstance(m, NextSeating) and m.round == 4]
         assert all(got[i].table == 0 for i in last_moves)  # past the last round: over
         assert got.index(pages[-1]) > max(last_moves)  # as in the worked session
+        # issue 25 [MENDS] (§4.3 step 9 and the worked session): SETTINGS final = 1 after
+        # the last NEXT_SEATINGs, before the final ranking page
+        finals = [
+            i
+            for i, m in enumerate(got)
+            if isinstance(m, Settings) and ("final", "1") in [(e.key, e.value) for e in m.entries]
+        ]
+        assert finals, f"table {term.table}: no SETTINGS final = 1"
+        assert max(last_moves) < finals[0] < got.index(pages[-1])
         assert {x.pair: x.names for x in pages[-1].lines} == NAMES
     names = [m for m in terminals[0].log.received if isinstance(m, PlayerName)]
     ns = movement.row("A", 1, 1).ns_pair
@@ -248,7 +257,11 @@ def test_the_worked_session_in_the_document_is_generated_from_the_code():
     names = [type(decode_message(s.frame.type, s.frame.payload)).__name__ for s in steps]
     assert names[:5] == ["Hello", "Ack", "Hello", "Ack", "TerminalJoined"]  # hub's first
     assert "Result" in names and "ResultView" in names and "Clock" in names
-    assert names[-2:] == ["RankingPage", "Ack"]
+    assert names[-4:] == ["Settings", "Ack", "RankingPage", "Ack"]  # final = 1, then pages
+    final = decode_message(steps[-4].frame.type, steps[-4].frame.payload)
+    assert isinstance(final, Settings) and ("final", "1") in [
+        (e.key, e.value) for e in final.entries
+    ]
     seating = [decode_message(s.frame.type, s.frame.payload) for s in steps]
     over = [m for m in seating if isinstance(m, NextSeating)]
     assert len(over) == 2 and all(m.table == 0 and m.round == 4 for m in over)

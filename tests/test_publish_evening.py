@@ -20,14 +20,13 @@ reference file (tests/data/usebio, as tests/test_export_usebio.py checks them).
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import pytest
+import external_tools as tools
 from publish_evening import (
     BOARDS,
     BOARDS_PER_ROUND,
@@ -44,18 +43,11 @@ from publish_evening import (
     shown_makeable,
     until,
 )
-from test_web_results_browser import CHROMEDRIVER, CHROMIUM, reader, webdriver
+from test_web_results_browser import reader
 
 from hub.store.store import Store
 
-pytestmark = pytest.mark.skipif(
-    webdriver is None
-    or not Path(CHROMIUM).exists()
-    or not Path(CHROMEDRIVER).exists()
-    or importlib.util.find_spec("endplay") is None,
-    reason="needs Debian's chromium and chromium-driver, selenium and endplay in the venv "
-    "(bridgehub[dd])",
-)
+pytestmark = tools.needs(tools.SELENIUM, tools.CHROMIUM, tools.CHROMEDRIVER, tools.ENDPLAY)
 
 EVENING_S = 60.0  # the evening at --speed 5000: 2 s; the travellers on the pages: 2-20 s
 FILES_S = 60.0  # the hub's final outputs (the PDF, double dummy for 20 boards): 5-15 s

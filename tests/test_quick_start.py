@@ -25,6 +25,7 @@ from alembic.script import ScriptDirectory
 from click.testing import CliRunner
 from conftest import PG_URL
 from event_text import one_section_event
+from external_tools import PG_SERVER, need
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -75,8 +76,7 @@ def database(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'store.db'}"
         return
-    if not PG_URL:
-        pytest.skip("PostgreSQL tests need BRIDGEHUB_TEST_PG_URL (bash .ci/run sets it)")
+    need(PG_SERVER)
     name = f"bridgehub_quick_{uuid.uuid4().hex[:10]}"
     admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:

@@ -33,7 +33,9 @@ def test_an_unreadable_line_is_left_off_the_traveller_and_the_report_is_made(tmp
         (1, "NS 1", "EW 2"),
         (3, "NS 3", "EW 3"),
     ]
-    assert [(r.ns_points, r.ew_points) for r in board3.rows] == [("0", "2"), ("2", "0")]
+    # D22: board 3, played twice, is factored to the section's top (3 plays, top 4):
+    # Neuberg on the 2/1 scale, (MP + 1) × 3/2 − 1: 2 → 3.5, 0 → 0.5
+    assert [(r.ns_points, r.ew_points) for r in board3.rows] == [("0.5", "3.5"), ("3.5", "0.5")]
     assert "Tuesday pairs" in render_html(model)
     store.close()
 

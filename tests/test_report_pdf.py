@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from external_tools import PDFTOPPM, PDFTOTEXT, WEASYPRINT, needs
 from report_tiny import EW_PLACES, NS_PLACES, tiny_event
 
 from hub.cli.main import cli
@@ -23,10 +24,7 @@ from hub.report.render import render_html
 from hub.store.store import Store
 
 PAGES = Path(__file__).parent / "report_pages"
-needs_poppler = pytest.mark.skipif(
-    shutil.which("pdftotext") is None or shutil.which("pdftoppm") is None,
-    reason="needs poppler-utils (pdftotext, pdftoppm): .ci/run installs it",
-)
+needs_poppler = needs(WEASYPRINT, PDFTOTEXT, PDFTOPPM)  # the PDF drawn, then read back
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ import click
 from event_text import one_section_event
 
 from hub.api.feed import Feed
-from hub.cli.run_final import final_outputs, rehearsal_clock, results_folder
+from hub.cli.run_final import final_outputs, results_folder
 from hub.live.alerts import Alerts
 from hub.store.store import Store
 
@@ -37,12 +37,13 @@ def test_the_results_folder_is_beside_the_database(tmp_path):
 
 
 def test_the_rehearsal_clock_runs_faster_from_its_start():
-    """×10 from the start: 3 s of wall time later the hub's clock is 30 s on."""
-    wall = [1000.0]
-    clock = rehearsal_clock(10, lambda: wall[0])
-    wall[0] += 3
-    assert clock() == 1030.0
-    assert rehearsal_clock(1, lambda: wall[0])() == wall[0]
+    """×10 from the start: 3 s of wall time later the hub's clock is 30 s on (the time base
+    of a store that has none yet, hub/live/clock_time_base.py)."""
+    from hub.live.clock_time_base import resumed_base
+
+    base = resumed_base([], 1000.0, 10)
+    assert base.at(1003.0) == 1030.0
+    assert resumed_base([], 1000.0, 1).is_wall_clock
 
 
 class Hub(SimpleNamespace):

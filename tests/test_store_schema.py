@@ -14,6 +14,7 @@ from alembic import command
 from alembic.script import ScriptDirectory
 from click.testing import CliRunner
 from conftest import PG_URL
+from external_tools import PG_SERVER, need
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -52,8 +53,7 @@ def empty_database(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'old.db'}"
         return
-    if not PG_URL:
-        pytest.skip("PostgreSQL tests need BRIDGEHUB_TEST_PG_URL (bash .ci/run sets it)")
+    need(PG_SERVER)
     name = f"bridgehub_schema_{uuid.uuid4().hex[:10]}"
     admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:

@@ -39,6 +39,9 @@ def test_the_director_shows_and_publishes_the_draw_with_d(tmp_path):
                 await wait_until(
                     lambda: "director session opened" in app.room.log, 10, "the TD session"
                 )
+                room = app.query_one("#room-table", DataTable)  # [MENDS] #25: not "sit out"
+                await wait_until(lambda: room.row_count == 4, 10, "the Room's 4 tables")
+                assert [str(c) for c in room.get_row_at(0)][3:6] == ["waiting for", "the draw", ""]
                 await pilot.press("x")  # the Matches tab says what the room waits for
                 await wait_until(
                     lambda: (
@@ -62,6 +65,11 @@ def test_the_director_shows_and_publishes_the_draw_with_d(tmp_path):
                 )
                 movement = hub.sections["A"].movement
                 assert movement.layout.drawn == 1
+                await wait_until(
+                    lambda: [str(c) for c in room.get_row_at(0)][3:6] == ["4", "2", "0/2"],
+                    10,
+                    "table 1 seating team 4 NS and team 2 EW once drawn",
+                )
                 snap = (await hub.snapshot())["sections"]["A"]
                 assert snap["draw"]["waiting"] is False  # round 1 in play: nothing waits
                 assert movement.row("A", 1, 1).ns_pair == 4
@@ -82,14 +90,22 @@ def test_the_director_shows_and_publishes_the_draw_with_d(tmp_path):
                 await pilot.press("W")
                 await popup_shows(app, "Team of section A that withdraws")
                 await pilot.press("3", "enter")
-                await popup_shows(app, "Team 3 withdraws from section A")
-                await pilot.press("enter")  # "Withdraw team 3"
+                # [MENDS] #25: the dialog names the team; it leaves round 1's match, not
+                # begun, so its opponent (1 Lions) gets a bye, told in the log
+                await popup_shows(app, "Team 3 Owls withdraws from section A")
+                await pilot.press("enter")  # "Withdraw team 3 Owls"
                 await wait_until(
-                    lambda: any("team 3 of section A withdrawn: done" in x for x in app.room.log),
+                    lambda: any(
+                        "team 3 Owls of section A withdrawn: done" in x for x in app.room.log
+                    ),
                     10,
                     "the hub's reply to the withdrawal",
                 )
-                assert hub.sections["A"].movement.layout.withdrawn == ((3, 2),)
+                said = "Section A round 1: team 1 Lions gets a bye, 0 VP now"
+                await wait_until(
+                    lambda: any(said in x for x in app.room.log), 10, "the opponent's bye"
+                )
+                assert hub.sections["A"].movement.layout.withdrawn == ((3, 1),)
         finally:
             await hub.stop()
             store.close()

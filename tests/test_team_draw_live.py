@@ -312,7 +312,7 @@ def test_a_team_that_withdraws_is_left_out_of_the_next_draws_and_gets_no_bye(tmp
     movement = store.movement(eid, "A")
     audit = store.audit_log(eid, "team_withdrawn")
     store.close()
-    assert told == {"team": 2, "from_round": 2, "still_drawn": []}
+    assert told == {"team": 2, "from_round": 2, "opponents": [], "still_drawn": []}
     assert [(m["home"]["team"], m["away"]["team"]) for m in shown["matches"]] == [(1, 3)]
     assert [b["team"] for b in shown["byes"]] == [4]
     assert movement.layout.withdrawn == ((2, 2),) and audit[0]["detail"]["team"] == 2

@@ -145,6 +145,11 @@ def test_a_swiss_of_24_teams_and_10_rounds_one_round_delayed(tmp_path):
         top = max(vp.values())
         assert any(vp[t] == top for t in rounds[n - 1][0]), (n, rounds[n - 1][0], top)
     # live VPs on the feed: every match scores 20 VP between its teams (WBF 20-point scale)
+    # [MENDS] #25 (D1): the standings after every round, in order, "final" only after 10
+    published = [e["round"] for e in standings]
+    assert sorted(set(published)) == list(range(1, ROUNDS + 1)), published
+    assert published == sorted(published), published
+    assert all(e["final"] == (e["round"] == ROUNDS) for e in standings), published
     final = next(e for e in standings if e["final"])
     assert final["round"] == ROUNDS
     assert sum(Fraction(r["total"]) for r in final["rows"]) == 20 * (TEAMS // 2) * ROUNDS

@@ -173,6 +173,13 @@ def test_an_odd_swiss_plays_three_way_matches_instead_of_byes(tmp_path):
         a, b, c = w.teams
         assert way == [(a, b), (b, c), (c, a)] and len(rows) == 6, rows
 
+    # [MENDS] #25 (D1): the hub drew round 1 itself, and still the standings went out
+    # after every round with its number, in order, "final" only after the last
+    published = [e["round"] for e in standings]
+    assert sorted(set(published)) == list(range(1, ROUNDS + 1)), published
+    assert published == sorted(published), published
+    assert all(e["final"] == (e["round"] == ROUNDS) for e in standings), published
+    assert [len(e["rows"]) for e in standings] == [TEAMS] * len(standings), published
     final = next(e for e in standings if e["final"])
     assert final["round"] == ROUNDS
     # 3 regular matches a round and 3 three-way matches every two rounds: 18 matches

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from club_evening import PIN, exe, free_port, until
 from event_text import one_section_event
+from external_tools import UMOCKDEV, needs
 
 from simulator import usb_line
 from simulator.bots import PlayerBot
@@ -30,9 +31,7 @@ from simulator.terminal import VirtualTerminal
 
 pytestmark = [
     pytest.mark.usb,
-    pytest.mark.skipif(
-        usb_line.available() is not None, reason=f"no USB emulation: {usb_line.available()}"
-    ),
+    needs(UMOCKDEV),
 ]
 
 VID, PID = 0x1209, 0x0001  # pid.codes test ids, as tests/test_usb.py

@@ -556,15 +556,16 @@ def test_every_text_of_the_event_is_escaped_on_every_page(tiny):
 
 
 def test_an_export_before_the_end_warns_that_it_shows_everything(tmp_path, caplog):
-    """docs/web-results.md: the static export is the final picture, hiding nothing; made
-    while boards are still to be played, the TD is warned before uploading it."""
+    """docs/web-results.md: asked for everything (`event export --html DIR --all`) while
+    boards are still to be played, the TD is warned before uploading it (without --all the
+    export follows the live pages' release rules: tests/test_web_export_release.py)."""
     eid = create_barometer(tmp_path, hide=2)
     store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
     try:
         _record(store, eid, 1, (1, 2))
         with caplog.at_level("WARNING", logger="hub.web_results.export"):
-            export_html(store, eid, tmp_path / "early")
-        assert "section A still has boards without results" in caplog.text
+            export_html(store, eid, tmp_path / "early", everything=True)
+        assert "section A is still in play" in caplog.text
         caplog.clear()
         for board in (2, 3):
             _record(store, eid, board, (1, 2))

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+import external_tools as tools
 from web_results_room import create_barometer
 from web_terminal_hub import WebHub, WsTerminal, web_terminal_hub_thread
 
@@ -44,11 +44,7 @@ try:
 except ImportError:  # pragma: no cover - the lead installs it in .venv
     webdriver = None  # type: ignore[assignment]
 
-pytestmark = pytest.mark.skipif(
-    webdriver is None or not Path(CHROMIUM).exists() or not Path(CHROMEDRIVER).exists(),
-    reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
-    "chromium-driver) and selenium in the venv (pip install selenium)",
-)
+pytestmark = tools.needs(tools.SELENIUM, tools.CHROMIUM, tools.CHROMEDRIVER)
 
 
 class Reader:

@@ -647,12 +647,14 @@ def test_a_flood_of_requests_waits_busy_beyond_256_unanswered(tmp_path: Path) ->
     real server and client, with nothing answering but the test."""
     from hub.store.store import Store
     from hub.web_terminal.codes_check import CodesCheck
+    from hub.web_terminal.message_rate import MessageRate
     from hub.web_terminal.port import PENDING, WebTerminalPort
     from hub.web_terminal.server import WebTerminalServer
 
     async def scenario() -> None:
         store = Store.open(f"sqlite:///{tmp_path / 'event.db'}")
         port = WebTerminalPort(CodesCheck(store, 1, []), "Test", "en")
+        port.rate = MessageRate(connection=(20, 1000), device=(20, 1000))  # not what's tested
         server = WebTerminalServer(port, "127.0.0.1", 0)
         await server.start()
         try:

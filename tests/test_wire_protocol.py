@@ -380,10 +380,11 @@ def test_s3_the_hub_begins_every_address_with_its_hello():
     assert (clock.terminal, clock.seq, clock.message) == (5, 0, Clock("A", 1, 0, 600))
 
 
-def test_s3_a_terminal_that_kept_another_hub_epoch_is_greeted_again_and_loses_nothing():
-    """The hub's HELLO was given up (the terminal out of range); the terminal still holds
-    the previous hub's epoch and refuses the next message (NAK 3). The hub begins its epoch
-    again with HELLO and sends the refused message once more: it is delivered, not lost."""
+def test_s3_a_hello_given_up_goes_again_before_the_next_message():
+    """The hub's HELLO was given up (the terminal out of range; it still holds the previous
+    hub's epoch). [LIVENESS]: the next message no longer goes as sequence 2 of an epoch the
+    terminal never saw begin (refused, NAK 3): a HELLO goes again first, then the message;
+    nothing is refused and the message is delivered."""
     w = Wire()
     first = Link(lambda: w.now, epoch=100, hello=lambda _address: HUB_HELLO)
     first.send(3, ASSIGN)
@@ -400,18 +401,45 @@ def test_s3_a_terminal_that_kept_another_hub_epoch_is_greeted_again_and_loses_no
         w.hub.data_to_send()
         events = w.hub.poll()
     assert isinstance(events[0], GaveUp) and events[0].message == HUB_HELLO
-    refused = w.to_term()  # the assignment at sequence 2 of an epoch it never saw
-    assert isinstance(refused[0], Refused) and refused[0].code is NakCode.UNKNOWN_EPOCH
-    assert w.to_hub() == []  # not reported: the hub begins again
     restarted, hello = w.to_term()
     assert isinstance(restarted, PeerRestarted) and hello.message == HUB_HELLO
+    assert (hello.epoch, hello.seq) == (101, 2)
     w.term.ack(hello)
     w.to_hub()
     (assign,) = w.to_term()
-    assert assign.message == ASSIGN and (assign.epoch, assign.seq) == (101, 2)
+    assert assign.message == ASSIGN and (assign.epoch, assign.seq) == (101, 3)
     w.term.ack(assign)
     (acked,) = w.to_hub()
     assert isinstance(acked, Acked) and acked.message == ASSIGN
+    assert w.term.stats["refused"] == 0
+
+
+def test_s3_a_terminal_that_went_back_to_another_hub_epoch_is_greeted_again():
+    """A late copy of the previous hub's HELLO takes the terminal back to that epoch (a
+    HELLO starts any); it refuses the hub's next message (NAK 3). The hub begins its epoch
+    again, HELLO as sequence 1, then the refused message: delivered, not lost."""
+    w = Wire()
+    first = Link(lambda: w.now, epoch=100, hello=lambda _address: HUB_HELLO)
+    first.greet(3)
+    old_hello = first.data_to_send()
+    w.hub = Link(lambda: w.now, epoch=101, hello=lambda _address: HUB_HELLO)  # a restart
+    w.hub.send(3, ASSIGN)
+    for _ in range(2):
+        for ev in w.to_term():
+            if isinstance(ev, Received):
+                w.term.ack(ev)
+        w.to_hub()
+    w.term.feed(old_hello)  # the line's late copy
+    w.hub.send(3, RES)
+    refused = w.to_term()
+    assert isinstance(refused[0], Refused) and refused[0].code is NakCode.UNKNOWN_EPOCH
+    assert w.to_hub() == []  # not reported: the hub begins again
+    restarted, hello = w.to_term()
+    assert isinstance(restarted, PeerRestarted) and (hello.epoch, hello.seq) == (101, 1)
+    w.term.ack(hello)
+    w.to_hub()
+    (again,) = w.to_term()
+    assert again.message == RES and (again.epoch, again.seq) == (101, 2)
 
 
 def test_s3_terminal_joined_and_left_use_the_station_sequence_not_the_terminal_one():

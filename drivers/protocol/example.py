@@ -203,6 +203,14 @@ def play() -> list[Step]:
     s.answer(st, "the terminal takes the RESULT_VIEW; the waiting NEXT_SEATING follows")
     s.send(hub, TERMINAL, NextSeating("A", 4, 4, 0, 0, 0, ()), "NEXT_SEATING for pair 4")
     s.answer(st, "the terminal takes it")
+    s.send(
+        hub,
+        TERMINAL,
+        Settings((Setting("section", "A"), Setting("rounds", "3"), Setting("final", "1"))),
+        "SETTINGS: final = 1, every table has finished: the ranking pages that follow are the "
+        "final results (no CLOCK comes any more)",
+    )
+    s.answer(st, "the terminal takes it")
     ranking = (
         RankLine("1", 1, 6250, "Anna Berg & Bo Ek"),
         RankLine("2", 4, 5833, "Åsa Öberg & Ivar Jonsson"),
@@ -215,7 +223,7 @@ def play() -> list[Step]:
         RankingPage("A", 3, 1, 1, ranking),
         "RANKING_PAGE: the final standings, page 1 of 1",
     )
-    s.answer(st, "the terminal takes it")
+    s.answer(st, "the terminal takes SETTINGS")
     s.answer(st, "the terminal takes the page: nothing more comes, the session is over")
     return s.steps
 

@@ -122,6 +122,7 @@ class _Out:
     queue: deque[tuple[Message, bytes]] = field(default_factory=deque)  # message, payload
     inflight: _Inflight | None = None
     greeted: bool = False  # this end's HELLO is queued or sent in this sequence space
+    greeted_again: bool = False  # a HELLO given up was followed by another, nothing answered
     restarted: Message | None = None  # the message a restart after NAK 3/4 resends
 
 
@@ -137,10 +138,12 @@ class Link:
     address when a simulator plays many terminals: ``set_epoch``). Sans-I/O: fed bytes and
     times by its one owner (the driver on the hub's loop, the simulator's station, a test).
 
-    ``hello`` (the hub's end): the HELLO this end sends to an address. Then every address's
-    sequence in this epoch begins with it (sequence 1, before any other frame), and a peer
-    that refuses a message for its epoch (NAK 3 or 4: it kept another epoch of ours) gets
-    the HELLO as sequence 1 again, then the refused message, once (docs/protocol.md §3)."""
+    ``hello``: the HELLO this end sends from or to an address (the hub's to each terminal,
+    a station's for itself and each of its terminals). Then every address's sequence in
+    this epoch begins with it (sequence 1, before any other frame); a HELLO given up is
+    sent again before the next message; and a peer that refuses a message for its epoch
+    (NAK 3 or 4: it kept another epoch of ours) gets the HELLO as sequence 1 again, then
+    the refused message, once (docs/protocol.md §3)."""
 
     def __init__(
         self,
@@ -206,6 +209,17 @@ class Link:
             hello = self.hello(terminal)
             out.queue.appendleft((hello, encoded(hello)))
         return out
+
+    def _unbegun(self, terminal: int, out: _Out) -> None:
+        """This end's HELLO was given up: the peer may never have seen the epoch begin,
+        and would refuse what follows (NAK 3). What waits goes behind a new HELLO (at the
+        next sequence number: a HELLO starts an epoch at any, §3); if that one is given up
+        too, what waits goes on (given up in turn, so the queue drains while the peer is
+        gone) and the next message sent brings a HELLO again."""
+        out.greeted = False
+        if out.queue and not out.greeted_again:
+            out.greeted_again = True
+            self._sending(terminal)
 
     def pending(self, terminal: int) -> int:
         out = self._out.get(terminal)
@@ -329,6 +343,7 @@ class Link:
         if (answer.acked_epoch, answer.acked_seq) != (self.epoch(terminal), inflight.seq):
             return  # a late answer to an earlier try
         out.inflight = None
+        out.greeted_again = False  # the peer answers again
         msg = inflight.message
         if isinstance(answer, Ack):
             try:
@@ -365,6 +380,8 @@ class Link:
             if inflight.tries >= self.max_tries:
                 out.inflight = None
                 events.append(GaveUp(terminal, inflight.message, inflight.tries))
+                if self.hello is not None and isinstance(inflight.message, Hello):
+                    self._unbegun(terminal, out)
                 self._pump(terminal, out)
                 continue
             inflight.due = now + min(self.rto * (2**inflight.tries), self.max_rto)

@@ -215,7 +215,10 @@ class Verify(Message):
     ACK 0. Agreed: where the event asks for verification, the board is finished at the
     table once its result is accepted and agreed. Rejected: the director is alerted; where
     verification is asked for, the board stays open until the director acts (§4.2). NAK 19
-    for a round not in the movement, a table that does not play it, or board 0."""
+    for a round not in the movement, a table that does not play it, or board 0. NAK 6 while
+    the board's result is on its way to the store (send it again); NAK 20 when its result
+    was refused (the text says why): nothing is left to verify, so the terminal stops
+    sending it, and enters the result again, then verifies that."""
 
     section: str = f(STR8)
     table: int = f(U16)

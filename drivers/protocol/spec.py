@@ -40,8 +40,8 @@ NAKS = {
     "STALE_EPOCH": "an epoch lower than the current one, not in a HELLO: start with HELLO",
     "REPLAY": "a sequence number below the last one delivered in this epoch",
     "BUSY": "the hub could not keep the message just now (a result it could not store; a "
-    "VERIFY of a board whose result is not stored yet): send it again after a pause "
-    "(250 ms, doubling up to 2 s)",
+    "VERIFY of a board whose result is not stored yet, never one whose result was refused: "
+    "NAK 20): send it again after a pause (250 ms, doubling up to 2 s)",
     "NOT_LOGGED_ON": "the terminal has not logged on to that table over this link in this "
     "epoch (after its reboot or the hub's restart): LOGON, then send the message again. "
     "Every message that names a table needs it: RESULT, VERIFY, ERASE, TDCALL, "
@@ -56,7 +56,8 @@ NAKS = {
     "board 0). A board the table does not play is held (ACK 2) as a RESULT and taken as a "
     "VERIFY or BOARD_STARTED, not refused",
     "NOT_ALLOWED": "not allowed (a terminal the event does not register, a wrong director's "
-    "PIN, an ERASE the table may not make; a ROUND_STARTED or BOARD_STARTED for a round "
+    "PIN, an ERASE the table may not make; a VERIFY of a board whose RESULT was refused: "
+    "enter the result again; a ROUND_STARTED or BOARD_STARTED for a round "
     "that has not started; a PLAYER_NUMBER for a seat above 3 or with a number that "
     "cannot be printed; a message a terminal never sends: the hub's own, or the base "
     "station's at a terminal's address); the text says why",

@@ -136,7 +136,10 @@ class HandRecord(Message):
     """The board's hand record once the table has played it (after its RESULT_VIEW), when
     the event has hand records and shows travellers: the deal, what each declarer makes
     double dummy and the par, so the players see what was makeable. Not sent for a board
-    without a hand record."""
+    without a hand record. Every table gets one for every board it played: right after its
+    RESULT_VIEW when the board's double dummy is known (a file with DoubleDummyTricks, or
+    solved already), else as soon as it is solved, within 10 s of that RESULT_VIEW (§3,
+    "Hand records"); it may then come after later messages."""
 
     section: str = f(STR8)
     board: int = f(U16)

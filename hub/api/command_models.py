@@ -129,7 +129,9 @@ class Devices(CommandArgs):
     retransmits, duplicates, garbage, refused}` (`problem`: why the line cannot be opened,
     or null), `terminals[]` `{station, address, serial, section,
     table, online, battery, signal, seconds_ago}`, `clocks[]` `{url, protocol, connected,
-    reconnects}` (clock displays) and `tasks[]` `{name, running, restarts, last_error,
+    reconnects}` (clock displays), `silent_tables[]` `{section, table, round, serial,
+    silent_s, to_play[], waiting_for}` (the tables silent now, see `tables[].silent`) and
+    `tasks[]` `{name, running, restarts, last_error,
     done}` (the hub's own background tasks: a line, the result writer, the round clock,
     the audit trail…; a task that failed is started again with backoff, its restarts and
     last error shown here)."""
@@ -236,10 +238,13 @@ COMMANDS.update(DRAW_COMMANDS)  # team events drawn while they run: the next rou
 class LoadHandRecords(CommandArgs):
     """Replace a session's hand records with the PBN file's text in `pbn` (the file was
     rotated or of another set); results held for their lead are checked again and those
-    that now fit are accepted. `session` counts from 1 (optional with one session)."""
+    that now fit are accepted. `session` counts from 1 (optional with one session). A file
+    that leaves out some of the session's boards, or that more than one stored opening lead
+    in ten (and at least two) says is another set or rotated, is refused unless `force`."""
 
     pbn: Annotated[str, Field(min_length=1, max_length=500_000)]
     session: Annotated[int, Field(ge=1, le=99)] | None = None
+    force: bool = False
 
 
 COMMANDS["load_hand_records"] = LoadHandRecords  # hub.live.hand_record_commands

@@ -21,12 +21,19 @@ Number = Annotated[str, StringConstraints(strip_whitespace=True, max_length=32)]
 
 
 class PlayerArg(BaseModel):
-    """One player: a name and, if the club has one, a member number. Sans-I/O."""
+    """One player: a name and, if the club has one, a member number; a member number
+    alone takes the name the event or the club roster has for it ([MENDS] #25). Sans-I/O."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    name: Name
+    name: Name | None = None
     number: Number | None = None
+
+    @model_validator(mode="after")
+    def _someone(self) -> PlayerArg:
+        if not self.name and not self.number:
+            raise ValueError("a player needs a name or a member number")
+        return self
 
 
 class MovementSpec(BaseModel):
@@ -47,14 +54,15 @@ class AddPair(CommandArgs):
     """A late pair, playing from `from_round` on in the place of the section's sit-out
     (pair 0 in the movement); refused where the movement has no sit-out from that round
     (change the movement first). `pair`: its number (default, and in a Mitchell the only
-    one: the number the sit-out stands for). Replies `{pair, tables: [{round, table}]}`;
-    the tables are told."""
+    one: the number the sit-out stands for). A player given by member number alone is
+    named from the event or the club roster (refused, named, when neither has it). Replies
+    `{pair, label, tables: [{round, table}], players}`; the tables are told."""
 
     section: Section
     from_round: Round
     players: Annotated[
         list[PlayerArg],
-        Field(max_length=2, description="0 to 2 players `{name, number?}`"),
+        Field(max_length=2, description="0 to 2 players `{name?, number?}`"),
     ]
     pair: Pair | None = None
 
@@ -86,7 +94,7 @@ class EditPair(CommandArgs):
     pair: Pair
     players: Annotated[
         list[PlayerArg],
-        Field(min_length=1, max_length=2, description="1 or 2 players `{name, number?}`"),
+        Field(min_length=1, max_length=2, description="1 or 2 players `{name?, number?}`"),
     ]
 
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from hub.api import connection_limits as cl
 from hub.api.feed import Feed
 from hub.api.sessions import (
     LoginGuard,
@@ -70,9 +71,6 @@ class Audit(Protocol):
     def tally(self, actor: str, action: str, reason: str) -> bool: ...
 
 
-LOGIN_FIRST_S = 60.0  # how long a remote peer that must log in first has to do it
-
-
 class ApiServer:
     """The hub API's WebSocket server; serves every client on the hub's asyncio loop."""
 
@@ -89,11 +87,13 @@ class ApiServer:
         audit: Audit | None = None,
         clock: Callable[[], float] = time.monotonic,
         requests: Requests | None = None,
+        alert: Callable[[str], None] | None = None,
     ) -> None:
         """``pin`` must not be empty (decisions D20). ``allow_remote_feed``: peers not on
         this machine get the feed without logging in (else they log in first); ``audit``
         records log-ins and refused PINs; ``requests`` answers the read-only requests
-        (``hub/api/results_requests.py``) of any client that gets the feed."""
+        (``hub/api/results_requests.py``) of any client that gets the feed; ``alert`` tells
+        the director (the console's alerts) when wrong PINs lock log-ins out."""
         self.feed = feed
         self.requests = requests
         self.snapshot = snapshot
@@ -102,11 +102,17 @@ class ApiServer:
         self.sessions = Sessions(clock)
         self.allow_remote_feed = allow_remote_feed
         self.audit = audit
+        self.alert = alert
+        self.connections = cl.ApiConnections()
+        self._unlogged: dict[ServerConnection, int] = {}  # messages before the log-in
+        self.windows = (cl.LOGIN_WINDOW_S, cl.HELLO_S)  # to log in, to say hello (seconds)
         self.host, self.port = host, port
         self._server: Server | None = None
 
     async def start(self) -> None:
-        self._server = await serve(self._client, self.host, self.port)
+        self._server = await serve(
+            self._client, self.host, self.port, max_size=cl.BEFORE_LOGIN_BYTES
+        )
         self.port = self._server.sockets[0].getsockname()[1] if self.port == 0 else self.port
 
     async def stop(self) -> None:
@@ -132,21 +138,25 @@ class ApiServer:
         return before
 
     async def _client(self, ws: ServerConnection) -> None:
+        peer = self._peer(ws)
+        must_log_in = not (self.allow_remote_feed or is_loopback(peer))
+        refused = self.connections.admit(ws, peer, not is_loopback(peer))
+        if refused:
+            if self.audit is None or self.audit.tally(f"API {peer}", "api_refused", "full"):
+                log.warning("API connection from %s refused: %s", peer, refused)
+            with contextlib.suppress(ConnectionClosed):
+                await ws.close(1013, refused[:120])
+            return
         queue = None
+        window = self.windows[0] if must_log_in else self.windows[1]
+        deadline = asyncio.get_running_loop().time() + window
         try:
-            try:
-                first = parse_message(await asyncio.wait_for(ws.recv(), 30))
-            except ValueError as e:
-                await self._send(ws, {"type": "error", "error": str(e)})
-                return
-            if first.get("type") != "hello" or first.get("version") != API_VERSION:
-                await self._send(
-                    ws, {"type": "error", "error": f"say hello with version {API_VERSION} first"}
-                )
-                return
-            if not await self._may_follow(ws):
+            first = await self._hello(ws, deadline, must_log_in)
+            if first is None or not await self._may_follow(ws, peer, deadline):
                 return
             queue = self.feed.subscribe()
+            if not must_log_in:  # a follower the TD allowed (D20) no longer waits to log in
+                self.connections.logged_in(ws)
             resume = first.get("resume_from")
             missed = self.feed.since(resume) if isinstance(resume, int) else None
             shown = 0  # events up to this number are in what the client has
@@ -172,10 +182,48 @@ class ApiServer:
         except (ConnectionClosed, TimeoutError):
             return
         finally:
+            self.connections.closed(ws)
+            self._unlogged.pop(ws, None)
             if queue is not None:
                 self.feed.unsubscribe(queue)
             if self.sessions.end(ws):
-                log.info("API session of %s ended with its connection", self._peer(ws))
+                log.info("API session of %s ended with its connection", peer)
+
+    async def _before_session(self, ws: ServerConnection, deadline: float) -> dict[str, Any]:
+        """The next message of a connection that has no session yet, by ``deadline``
+        (``TimeoutError`` after it); of a peer that must log in, at most LOGIN_MESSAGES
+        (closed with 1008 past them). Not JSON or not an object: answered, and the next."""
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            raw = await asyncio.wait_for(ws.recv(), max(0.0, left))
+            if ws in self.connections.waiting:
+                counted = self._unlogged.get(ws, 0) + 1
+                self._unlogged[ws] = counted
+                if counted > cl.LOGIN_MESSAGES:
+                    why = f"{cl.LOGIN_MESSAGES} messages without a log-in: log in first"
+                    await ws.close(1008, why)
+                    raise ConnectionClosed(ws.protocol.close_rcvd, ws.protocol.close_sent)
+            try:
+                return parse_message(raw)
+            except ValueError as e:
+                await self._send(ws, {"type": "error", "error": str(e)})
+
+    async def _hello(
+        self, ws: ServerConnection, deadline: float, must_log_in: bool
+    ) -> dict[str, Any] | None:
+        """The client's ``hello``: whatever comes before it is answered with an error and
+        the connection stays open for it (docs/api.md), until the deadline."""
+        try:
+            while True:
+                msg = await self._before_session(ws, deadline)
+                if msg.get("type") == "hello" and msg.get("version") == API_VERSION:
+                    return msg
+                why = f"say hello with version {API_VERSION} first"
+                await self._send(ws, {"type": "error", "error": why})
+        except TimeoutError:
+            if must_log_in:
+                log.warning("API peer %s did not say hello: connection closed", self._peer(ws))
+            return None
 
     async def _commands(self, ws: ServerConnection) -> None:
         """Every message gets an answer and the connection stays open, whatever it holds:
@@ -206,10 +254,10 @@ class ApiServer:
         host = str(address[0]) if isinstance(address, tuple) and address else None
         return peer_of(host, ws.request.headers.get("X-Forwarded-For") if ws.request else None)
 
-    async def _may_follow(self, ws: ServerConnection) -> bool:
+    async def _may_follow(self, ws: ServerConnection, peer: str, deadline: float) -> bool:
         """The feed without a session is for this machine only, unless the TD allowed it
-        (decisions D20): a remote peer logs in first; the snapshot follows its session."""
-        peer = self._peer(ws)
+        (decisions D20): a remote peer logs in first, by the deadline of its log-in window;
+        the snapshot follows its session."""
         if self.allow_remote_feed or is_loopback(peer):
             return True
         why = (
@@ -217,14 +265,9 @@ class ApiServer:
             "the director's PIN (or the TD starts the hub with --allow-remote-feed)"
         )
         await self._send(ws, {"type": "login_required", "error": why})
-        deadline = asyncio.get_running_loop().time() + LOGIN_FIRST_S
         while True:
-            left = deadline - asyncio.get_running_loop().time()
             try:
-                msg = parse_message(await asyncio.wait_for(ws.recv(), max(0.0, left)))
-            except ValueError as e:
-                await self._send(ws, {"type": "error", "error": str(e)})
-                continue
+                msg = await self._before_session(ws, deadline)
             except TimeoutError:
                 log.warning("API peer %s did not log in: connection closed", peer)
                 await self._send(ws, {"type": "error", "error": why})
@@ -247,6 +290,9 @@ class ApiServer:
         check = self.guard.attempt(peer, pin if isinstance(pin, str) else "")
         if check.ok:
             token = self.sessions.open(name, ws)
+            self.connections.logged_in(ws)
+            self._unlogged.pop(ws, None)
+            ws.protocol.max_message_size = cl.SESSION_BYTES  # hand records' PBN may follow
             log.info("API login: %s from %s", name, peer)
             if self.audit is not None:
                 self.audit.record(f"TD {name}", "api_login", {"peer": peer})
@@ -256,6 +302,8 @@ class ApiServer:
             detail["wait_s"] = round(check.wait_s)
         if check.verdict is LoginVerdict.WRONG:
             log.warning("API login from %s refused: %s", peer, check.text())
+            if check.lockout and self.alert is not None:
+                self.alert(check.lockout_text())
             if self.audit is not None:
                 self.audit.record(f"API {peer}", "api_login_refused", detail)
         elif self.audit is None or self.audit.tally(f"API {peer}", "api_login_waiting", "wait"):

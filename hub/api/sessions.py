@@ -2,7 +2,8 @@
 sessions it opens, and which peers get the feed without one.
 
 - ``new_pin``: the default PIN, 8 random characters a TD can read aloud and type (digits
-  and capitals without 0/O, 1/I); ``pin_problem`` refuses an empty PIN.
+  and capitals without 0/O, 1/I); ``pin_problem`` refuses an empty PIN (``run`` a short
+  one, ``hub/cli/director_pin.py``).
 - ``LoginGuard``: wrong PINs limited per peer (its address) and overall. The first wrong
   PIN from a peer costs nothing (a typing slip); after that it waits ``BASE_S``, doubled
   with every further failure, and at ``PEER_LIMIT`` failures it is locked out for
@@ -30,7 +31,7 @@ from enum import Enum
 
 PIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud, typed right
 PIN_LENGTH = 8  # 32**8 = 2**40 PINs
-SHORT_PIN = 8  # a PIN the TD sets shorter than this is accepted with a warning
+SHORT_PIN = 8  # a PIN the TD sets shorter than this: refused by run without --short-pin-ok
 
 FREE_FAILURES = 1  # wrong PINs from a peer before it waits at all (a typing slip)
 BASE_S = 1.0  # the first wait; doubled with every further failure
@@ -49,8 +50,8 @@ def new_pin(length: int = PIN_LENGTH) -> str:
 
 
 def pin_problem(pin: str) -> str | None:
-    """Why a PIN cannot be used (``None``: it can). Only an empty PIN is refused: a PIN
-    the TD sets is taken as given (``run`` warns when it is short)."""
+    """Why a PIN cannot be used (``None``: it can). Only an empty PIN is refused here;
+    ``run`` refuses a short one too, unless told otherwise (``hub/cli/director_pin.py``)."""
     if not pin:
         return (
             "the director's PIN is empty: give one (--td-pin or BRIDGEHUB_TD_PIN), "
@@ -100,6 +101,7 @@ class LoginCheck:
     failures: int = 0  # the most failures counted against this peer or the room
     wait_s: float = 0.0  # until the next attempt is compared
     room: bool = False  # the wait is the room's (every remote peer), not this peer's
+    lockout: str = ""  # this failure began a lock-out: "peer" (this one), "room" (every remote)
 
     @property
     def ok(self) -> bool:
@@ -113,6 +115,20 @@ class LoginCheck:
             who = "from the venue network" if self.room else f"from {self.peer}"
             return f"too many wrong PINs {who}: try again in {self.wait_s:.0f} s"
         return ""
+
+    def lockout_text(self) -> str:
+        """The director's alert when this failure began a lock-out (decisions D20)."""
+        minutes = f"{self.wait_s / 60:.0f} min"
+        if self.lockout == "room":
+            return (
+                f"{self.failures} wrong director's PINs from the venue network, the last from "
+                f"{self.peer}: every remote API log-in is locked out for {minutes} (the hub's "
+                "own machine still logs in); if this is not one of yours, someone is guessing"
+            )
+        return (
+            f"wrong director's PINs again and again from {self.peer}: its API log-ins are "
+            f"locked out for {minutes}"
+        )
 
 
 @dataclass
@@ -149,6 +165,7 @@ class LoginGuard:
         if hmac.compare_digest(pin.encode("utf-8"), self._pin):
             self._counts.pop(("peer", peer), None)
             return LoginCheck(LoginVerdict.OK, peer)
+        lockout = ""
         for key, count in zip(keys, counts, strict=True):
             self._counts[key] = count  # kept only now: a refused flood adds no entries
             count.failures += 1
@@ -156,8 +173,11 @@ class LoginGuard:
             room = key == ("room",)
             local = not room and is_loopback(peer)
             count.until = now + _wait(count.failures, ROOM_LIMIT if room else None, local)
+            if not local and count.failures >= (ROOM_LIMIT if room else PEER_LIMIT):
+                lockout = "room" if room else lockout or "peer"  # the room's says more
         wait = max(0.0, max(c.until - now for c in counts))
-        return LoginCheck(LoginVerdict.WRONG, peer, max(c.failures for c in counts), wait)
+        failures = max(c.failures for c in counts)
+        return LoginCheck(LoginVerdict.WRONG, peer, failures, wait, lockout == "room", lockout)
 
     def _count(self, key: tuple[str, ...], now: float) -> _Count:
         count = self._counts.get(key)

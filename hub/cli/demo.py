@@ -22,6 +22,14 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from hub.api.sessions import new_pin
+from hub.cli.demo_guide import (
+    KEYS,
+    closing_text,
+    demo_minutes,
+    duration_text,
+    reopen_console,
+    session_state,
+)
 from hub.event.movement.cards import join_link
 
 EVENT = """schema_version = 1
@@ -59,13 +67,6 @@ INCIDENTS = {
     "--wrong-declarer-rate": "0.04",
     "--slow-tables": "1",
 }
-KEYS = (
-    "round 1's clock waits for the director: press g to start it (the room is seated)",
-    "TD call: press c, then Enter on the call (in progress, then resolved)",
-    "held result (a board number keyed wrong): press c, then Enter on it to accept or re-key",
-    "suspicious score (declarer keyed on the wrong side): press c, then Enter on it",
-    "slow table: press w (minutes behind, proposed penalties: Enter confirms or waives)",
-)
 
 
 def event_text(tables: int, boards: int) -> str:
@@ -298,6 +299,11 @@ def demo(
     pin = new_pin()  # to the hub and the console in their environment, never in argv (D20)
     env = {**os.environ, "BRIDGEHUB_TD_PIN": pin}
     click.echo(f"bridgehub demo: {tables}-table Howell, {rounds} rounds, in {folder}")
+    minutes = demo_minutes(rounds, boards_per_round, speed, incidents)
+    click.echo(
+        f"it runs {duration_text(minutes)} at --speed {speed:g} ({rounds} rounds of "
+        f"{boards_per_round} boards; a higher --speed plays it faster, e.g. --speed 300)"
+    )
     if phones:
         click.echo(
             f"{_tables(on_phones)} on simulated phones at {web}/ "
@@ -350,21 +356,26 @@ def demo(
         )
         click.echo(f"hub: API ws://127.0.0.1:{port}/v1, database {event.with_suffix('.db')}")
         click.echo(f"director's PIN: {pin}")
-        final = (
-            "final standings stored in the database (bridgehub event standings --db "
-            f"sqlite:///{event.with_suffix('.db')} --event {eid})"
+        standings = (
+            f"bridgehub event standings --db sqlite:///{event.with_suffix('.db')} --event {eid}"
         )
+        api = f"ws://127.0.0.1:{port}/v1"
         if console:
+            guide = folder / "demo-guide.txt"  # the console shows it in its log (G13)
+            guide.write_text("".join(f"{t}\n" for t in (KEYS if incidents else KEYS[:1])))
             for text in KEYS if incidents else KEYS[:1]:
                 click.echo(f"  {text}")
-            subprocess.run(
-                [_exe(), "console", "--api", f"ws://127.0.0.1:{port}/v1"], check=False, env=env
-            )
+            while True:  # q in the console asks before the hub and the room stop (G13)
+                command = [_exe(), "console", "--api", api, "--guide", str(guide)]
+                subprocess.run(command, check=False, env=env)
+                if not reopen_console():
+                    break
+            click.echo(closing_text(asyncio.run(session_state(api)), standings, str(folder)))
             results = folder / f"{event.with_suffix('.db').stem}-results"
-            click.echo(f"{final}; the report and exports: {results} (at the session's end)")
+            click.echo(f"the report and exports: {results} (at the session's end)")
             return
         asyncio.run(_follow(port, rounds, 3, pin))
-        click.echo(f"session complete; {final}")
+        click.echo(closing_text(asyncio.run(session_state(api)), standings, str(folder)))
     finally:
         for proc in (hub, sim):
             if proc is not None:

@@ -9,7 +9,8 @@ from typing import cast
 import click
 
 from hub.cli.event_edit import edit
-from hub.cli.standings_text import standings_lines
+from hub.cli.event_stored import already_stored
+from hub.cli.standings_text import standings_lines, team_standings_lines
 from hub.cli.store_files import new_sqlite_file, remove_sqlite_file
 from hub.cli.store_files import open_store as _open
 from hub.event.bws_event import bws_event_text
@@ -18,12 +19,13 @@ from hub.event.event_rules import Scoring
 from hub.event.movement.model import MovementError
 from hub.event.movement.round_data import Kind, read_round_data
 from hub.event.player_numbers import PlayerNumbersError, read_player_numbers
+from hub.live.bye_warning import bye_warnings
+from hub.report.team_results import section_team_results
 from hub.standings.rebuild import rebuild
 from hub.standings.rows import names_of
 from hub.store.engine import sqlite_url
 from hub.store.exchange import import_received_data, restore_json
 from hub.store.store import StoreError
-from scoring.numbers import display
 
 _db = click.option(
     "--db",
@@ -42,10 +44,16 @@ def event() -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @_db
 def create_cmd(file: Path, url: str | None) -> None:
-    """Validate an event file and store it (with its movements); prints the event id."""
+    """Validate an event file and store it (with its movements); prints the event id. A
+    file the store already holds is named, not stored a second time."""
     fresh = new_sqlite_file(url or sqlite_url(file.with_suffix(".db")))
     store = _open(url, file.with_suffix(".db"), migrate=True)
     try:
+        stored = already_stored(store, file)
+        if stored is not None:
+            click.echo(stored)
+            store.close()
+            return
         eid = store.create_event(
             file.read_text(encoding="utf-8"), base_dir=file.parent, source=str(file)
         )
@@ -61,6 +69,9 @@ def create_cmd(file: Path, url: str | None) -> None:
         f"event {eid}: {store.event(eid).event.name} "
         f"(sections {', '.join(store.sections(eid))}) in {store.engine.url}"
     )
+    movements = {s: store.movement(eid, s) for s in store.sections(eid)}
+    for _, text in bye_warnings(store.event(eid), movements):  # [MENDS] #25
+        click.echo(f"warning: {text}", err=True)
 
 
 @event.command("import")
@@ -203,6 +214,7 @@ def standings_cmd(url: str | None, event_id: int) -> None:
     store = _open(url)
     try:
         views = rebuild(store, event_id)
+        event = store.event(event_id)
     except StoreError as e:
         raise click.ClickException(str(e)) from None
     for section, view in views.items():
@@ -212,9 +224,10 @@ def standings_cmd(url: str | None, event_id: int) -> None:
             click.echo("\n".join(standings_lines(rows, names, store.movement(event_id, section))))
         for bad in view.left_out:  # F2: a stored line scoring cannot use, named, never a crash
             click.echo(f"  left out: {bad.text()}")
-        for ts in view.team_standings:
-            team = f"{ts.record.team!s:>5} {names.get(int(str(ts.record.team)), '')}"
-            click.echo(f"  {ts.rank:>5} {team:<40} {display(ts.record.vp, 2):>8}")
+        if event.rules.scoring is Scoring.TEAMS:  # the ranking, then the matches ([MENDS] #25)
+            click.echo(f"Section {section}")
+            results = section_team_results(store, event_id, section, view.movement)
+            click.echo("\n".join(team_standings_lines(view.team_standings, results, names)))
 
 
 from hub.cli.event_export import export  # noqa: E402  (each its own module)

@@ -55,7 +55,15 @@ _folder = click.Path(file_okay=False, path_type=Path)
     "html_dir",
     type=_folder,
     help="Write the results pages (rankings, travellers with the hands, each pair's card) "
-    "as static HTML to upload to any web host.",
+    "as static HTML to upload to any web host. During the session they show what the live "
+    "pages show (boards every table has played, no ranking before the final one).",
+)
+@click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help="With --html during the session: every result, deal and ranking so far (for the "
+    "TD, not for the wall).",
 )
 def export(
     url: str | None,
@@ -66,6 +74,7 @@ def export(
     pbn_file: Path | None,
     usebio_file: Path | None,
     html_dir: Path | None,
+    everything: bool,
 ) -> None:
     """Export an event: BWS-shaped CSVs, a JSON backup, travellers, PBN, USEBIO, HTML."""
     wanted: list[Callable[[Store], Iterable[Path]]] = []
@@ -80,7 +89,7 @@ def export(
     if usebio_file is not None:
         wanted.append(lambda store: [_usebio(store, event_id, usebio_file)])
     if html_dir is not None:
-        wanted.append(lambda store: _html(store, event_id, html_dir))
+        wanted.append(lambda store: _html(store, event_id, html_dir, everything))
     files = [f.resolve() for f in (json_file, travellers_file, pbn_file, usebio_file) if f]
     if len(set(files)) < len(files):  # one would overwrite the other without a word
         raise click.UsageError("give each export its own file")
@@ -131,7 +140,7 @@ def _usebio(store: Store, event_id: int, file: Path) -> Path:
     return write_usebio(store, event_id, file)
 
 
-def _html(store: Store, event_id: int, folder: Path) -> list[Path]:
+def _html(store: Store, event_id: int, folder: Path, everything: bool) -> list[Path]:
     from hub.web_results.export import export_html
 
-    return export_html(store, event_id, folder)
+    return export_html(store, event_id, folder, everything=everything)

@@ -18,8 +18,8 @@ from scoring.board_score import BoardScore, ScoreKind
 from scoring.butler import ButlerRules, DatumRounding, DropRule
 from scoring.cross_imps import CrossImpDivisor, CrossImpRules
 from scoring.errors import ScoringInputError
-from scoring.matchpoints import AdjustedMethod, MatchpointRules
-from scoring.methods import PairsRules, kind_of, score_board
+from scoring.matchpoints import AdjustedMethod, BoardTop, MatchpointRules
+from scoring.methods import PairsRules, kind_of, score_board, section_rules
 from scoring.numbers import display
 from scoring.standings import PAIR_TIE_BREAKS, Standing, standings_by_direction, tally_boards
 from scoring.vp_scale import BUILT_IN, match_vps, wbf_continuous_table
@@ -154,6 +154,14 @@ def _print_table(scores: list[BoardScore], tables: dict, kind: ScoreKind) -> Non
     help="Results expected per board (Neuberg N). Default: the most on any board.",
 )
 @click.option(
+    "--top",
+    type=click.Choice([t.value for t in BoardTop]),
+    default="section",
+    show_default=True,
+    help="Without --expected: every board to the most results any board has (section), "
+    "or each board to its own (board).",
+)
+@click.option(
     "--adjusted-method",
     type=click.Choice([m.value for m in AdjustedMethod]),
     default="neuberg",
@@ -213,6 +221,7 @@ def score(
     method: str,
     winners: int,
     expected: int | None,
+    top: str,
     adjusted_method: str,
     mp_scale: str,
     ebu_small_groups: bool,
@@ -248,8 +257,9 @@ def score(
             butler_drop,
             butler_round,
         )
-        if isinstance(rules, MatchpointRules) and rules.expected is None:
-            rules = replace(rules, expected=max(len(t) for t in travellers))
+        if isinstance(rules, MatchpointRules):  # decisions D22: the common top
+            rules = replace(rules, top=BoardTop(top))
+        rules = section_rules(rules, (len(t) for t in travellers))
         if isinstance(rules, MatchpointRules) and expected is not None:
             # Neuberg with fewer results expected than played gives wrong percentages
             crowded = next((t for t in travellers if len(t) > expected), None)

@@ -6,19 +6,20 @@ import asyncio
 import contextlib
 import errno
 import logging
-import os
 import signal
 from pathlib import Path
 
 import click
 
 from drivers.line_lock import LineLock, LineLocked
-from hub.api.sessions import SHORT_PIN, is_loopback, new_pin, pin_problem
-from hub.cli.run_final import final_outputs, rehearsal_clock, results_folder
+from hub.api.sessions import is_loopback
+from hub.cli.director_pin import SHORT_PIN_OK, director_pin
+from hub.cli.run_final import final_outputs, results_folder
 from hub.event.event_diff import warning
 from hub.event.event_file import EventFileError, parse_event
 from hub.event.movement.model import MovementError
 from hub.event.vp_table_file import anchor_vp_table
+from hub.live.clock_time_base import hub_clock
 from hub.live.hub_lock_watch import HubLockWatch
 from hub.live.service import HubService
 from hub.store.engine import DriverMissing, sqlite_url
@@ -147,7 +148,7 @@ async def _serve(
         store,
         event_id,
         stations,
-        clock=rehearsal_clock(clock_speed),
+        clock=hub_clock(store, event_id, clock_speed),  # the stored events' time base (G3)
         clock_displays=clocks,
         api=api,
         td_pin=pin,
@@ -235,27 +236,6 @@ def _watch_lock(
     return taken
 
 
-def _director_pin(given: str | None) -> str:
-    """The TD PIN of this run (decisions D20): the one given (``--td-pin`` or, better,
-    BRIDGEHUB_TD_PIN), never empty; else 8 random characters, printed once for the TD."""
-    if given is None and os.environ.get("BRIDGEHUB_TD_PIN") == "":
-        given = ""  # click reads an empty variable as unset: an empty PIN all the same
-    if given is None:
-        pin = new_pin()
-        click.echo(f"director's PIN for this run: {pin}")
-        return pin
-    problem = pin_problem(given)
-    if problem is not None:
-        raise click.BadParameter(problem, param_hint="--td-pin")
-    if len(given) < SHORT_PIN:
-        click.echo(
-            f"warning: the director's PIN has {len(given)} characters; with fewer than "
-            f"{SHORT_PIN} it is easier to guess (log-ins are limited, docs/api.md)",
-            err=True,
-        )
-    return given
-
-
 @click.command("run")
 @click.option(
     "--event",
@@ -301,6 +281,13 @@ def _director_pin(given: str | None) -> str:
     "once). Prefer the environment variable BRIDGEHUB_TD_PIN: an option shows in process lists.",
 )
 @click.option(
+    SHORT_PIN_OK,
+    "short_pin_ok",
+    is_flag=True,
+    help="Take a director's PIN of fewer than 8 characters (refused without it: it can be "
+    "guessed within days); for a rehearsal or a room without strangers.",
+)
+@click.option(
     "--allow-remote-feed",
     is_flag=True,
     help="Serve the feed (snapshot and events) without a log-in to clients on the venue "
@@ -336,6 +323,7 @@ def run(
     clocks: tuple[str, ...],
     api_at: str,
     td_pin: str | None,
+    short_pin_ok: bool,
     allow_remote_feed: bool,
     clock_speed: float,
     results_dir: Path | None,
@@ -345,7 +333,7 @@ def run(
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
     if not stations and terminals_at is None:
         raise click.UsageError("give a base station line (--station) or --terminals HOST:PORT")
-    pin = _director_pin(td_pin)  # first: a bad PIN leaves nothing open
+    pin = director_pin(td_pin, short_pin_ok)  # first: a bad PIN leaves nothing open
     url = url or sqlite_url(event_file.with_suffix(".db"))
     results = results_dir or results_folder(url, event_file)
     try:

@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -65,15 +64,6 @@ def results_folder(url: str, event_file: Path) -> Path:
         db = Path(parsed.database)
         return db.with_name(db.stem + "-results")
     return event_file.with_name(event_file.stem + "-results")
-
-
-def rehearsal_clock(speed: float, wall: Callable[[], float] = time.time) -> Callable[[], float]:
-    """The hub's time running ``speed`` times faster than the wall clock from now (to
-    rehearse slow play with the simulator's ``--speed``); the wall clock itself at 1."""
-    if speed == 1:
-        return wall
-    start = wall()
-    return lambda: start + (wall() - start) * speed
 
 
 # feed events after which the final results differ: a score, the names, a penalty

@@ -50,6 +50,7 @@ from hub.console.login import Connect, Login
 from hub.console.matches import MatchesBook, MatchesView
 from hub.console.pairs_book import PairsBook
 from hub.console.pairs_view import PairsView
+from hub.console.penalty_keys import PenaltyKeys
 from hub.console.rows import SORTS, calls_rows, clock_line, room_rows, slow_rows, standings_rows
 from hub.console.state import RoomState, standings_note
 from hub.console.status_line import StatusLine
@@ -106,6 +107,7 @@ class ConsoleApp(App[None]):
         self.commands = Commands(send, self.room, self.login.ask if connect else None)
         self.clock_keys = ClockKeys(self)
         self.draw_keys = DrawKeys(self)
+        self.penalty_keys = PenaltyKeys(self)
         self.decisions = Decisions(self)
         self.traveller_tab = Traveller(self, lambda: self.query_one(TravellerTable))
         self.not_played = NotPlayed()  # the Scores tab's boards awaiting a score
@@ -180,6 +182,10 @@ class ConsoleApp(App[None]):
             self.pairs_book.apply(msg)
             self.room.apply(msg)
             self.matches_book.apply(msg, self.room.sections)
+            if self.matches_book.wants_history and await self.commands.request(
+                "results", {}, self.matches_book.take_history
+            ):  # earlier rounds, for a console started late (once its session is open)
+                self.matches_book.wants_history = False
 
     async def command(
         self,
@@ -254,6 +260,9 @@ class ConsoleApp(App[None]):
 
     def action_withdraw_team(self) -> None:
         self.draw_keys.withdraw()
+
+    def action_penalty(self) -> None:
+        self.penalty_keys.ask_table()
 
     def action_break(self) -> None:
         self.clock_keys.take_break()

@@ -66,6 +66,21 @@ class Commands:
             return False
         return True
 
+    async def request(self, name: str, args: dict[str, Any], on_reply: Reply) -> bool:
+        """A read-only request of the hub (docs/api.md "Read-only requests": no log line,
+        the reply to ``on_reply``); False when it could not go out (no session yet)."""
+        if self._send is None:
+            return False
+        self._n += 1
+        request_id = f"console-{self._n}"
+        self._on_reply[request_id] = on_reply
+        try:  # the client's send names it a command unless told: "type" says otherwise
+            await self._send({"type": "request", "id": request_id, "name": name, "args": args})
+        except (ConnectionError, OSError):
+            self._on_reply.pop(request_id, None)
+            return False
+        return True
+
     def take_reply(self, msg: dict[str, Any]) -> None:
         """Hand a reply from the feed to the one who asked for it, if anyone did."""
         if msg.get("type") == "reply" and msg.get("id") in self._on_reply:
@@ -99,6 +114,9 @@ class Console(Protocol):
 
     def ask(self, popup: PopUp, then: Answer) -> None:
         """Put a pop-up over the console; the TD's answer goes to ``then``."""
+
+    def call_later(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+        """Run ``callback`` (a coroutine function too) on the app's loop once idle."""
 
     def action_tab(self, tab: str) -> None: ...
 

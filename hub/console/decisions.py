@@ -10,11 +10,14 @@ from typing import Any
 from hub.console.choice import AskScreen, ChoiceScreen
 from hub.console.commands import Console, accepts
 from hub.console.held import can_accept_as_sent, held_title
+from hub.console.penalty_keys import PenaltyKeys
+from hub.console.replacing import Place, played_words, unless_stored
 
 TABLE_CHOICES = [
     ("takeover", "let a replacement terminal take over this table"),
     ("traveller", "traveller of the table's first board this round"),
     ("code", "a new code for this table's phones (a lost phone): shown to read out"),
+    ("penalty", "a procedural penalty to a side at this table (VP, IMP or % of a top)"),
 ]
 FLAG_CHOICES = [
     ("valid", "the contract is valid (clear the flag)"),
@@ -111,7 +114,9 @@ class Decisions:
             ask(ChoiceScreen(title, CALL_CHOICES), lambda choice: self._move_call(call, choice))
 
     async def _table_action(self, section: str, table: int, choice: str | None) -> None:
-        if choice == "takeover":
+        if choice == "penalty":  # [MENDS] #25
+            PenaltyKeys(self.console).start(section, table)
+        elif choice == "takeover":
             await self.console.command(
                 "allow_takeover",
                 f"takeover allowed at {section}{table}",
@@ -184,9 +189,8 @@ class Decisions:
                         replace=True,
                     )
 
-            self.console.ask(
-                ChoiceScreen(f"{held['conflict']}: replace?", REPLACE_CHOICES), replace
-            )
+            title = f"{held['conflict']}: replace it with {played_words(held)}?"
+            self.console.ask(ChoiceScreen(title, REPLACE_CHOICES), replace)
         elif choice == "accept":
             await self.console.command("accept_held", f"accept held result {result}", result=result)
         elif choice == "reject":
@@ -201,17 +205,36 @@ class Decisions:
                         f"! held result {result}: {text!r} is not a board number"
                     )
                     return
-                await self.console.command(
-                    "accept_held",
-                    f"accept held result {result} as board {text}",
-                    result=result,
-                    rekey={"board": int(text)},
-                )
+                await self._accept_as_board(result, int(text), held)
 
             self.console.ask(
                 AskScreen(f"Held result {result}: the board actually played", "board number"),
                 board,
             )
+
+    async def _accept_as_board(self, result: int, board: int, held: dict[str, Any]) -> None:
+        """Accept a held result as the board actually played; when that board already has
+        a result at the table and round, the director is asked first, naming both, and
+        replace is sent only then ([MENDS] #25, TD trial turn 3 G4: refused, with no
+        replace offered)."""
+
+        async def go(replace: bool) -> None:
+            what = f"accept held result {result} as board {board}"
+            extra: dict[str, Any] = {"replace": True} if replace else {}
+            await self.console.command(
+                "accept_held",
+                what + (", replacing the stored one" if replace else ""),
+                result=result,
+                rekey={"board": board},
+                **extra,
+            )
+
+        try:
+            place = Place(str(held["section"]), int(held["table"]), int(held["round"]), board)
+        except (KeyError, TypeError, ValueError):  # a row the hub sent without its place
+            await go(False)  # the hub says what is stored there, if anything
+            return
+        await unless_stored(self.console, place, played_words(held), go)
 
     async def _decide_penalty(self, penalty: int, choice: str | None) -> None:
         if choice == "waive":

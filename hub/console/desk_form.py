@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from inspect import Parameter
 from typing import Any, ClassVar
 
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -93,6 +94,8 @@ class FormScreen(ModalScreen[str | None]):
     BINDINGS: ClassVar = [
         Binding("escape", "cancel", "Leave (nothing sent)"),
         Binding("ctrl+s", "submit", "Send"),
+        # handled as the app reads the key, before it hands on the next ones ([MENDS] #25)
+        Binding("enter", "next_line", "Next line", show=False, priority=True),
     ]
     # words in a refusal from the hub that point at a line, the most telling first
     # (without them: each line's own key)
@@ -119,8 +122,21 @@ class FormScreen(ModalScreen[str | None]):
             yield Static(self.hint or "Enter: next line, and on the last sends   Escape: leave")
 
     def on_mount(self) -> None:
+        """The cursor on the first empty line: the one the TD types in (forms put the lines
+        filled in for them after it, or they are the place: a score's table and board)."""
         empty = next((x for x in self.lines if not x.value), self.lines[0])
         self.query_one(f"#f-{empty.name}", Input).focus()
+
+    def action_next_line(self) -> None:
+        """Enter on a line moves the cursor to the next line at once, while the app reads
+        the key, so the keys typed after it land there however fast they come (a keypad, a
+        barcode reader: ``2 Enter 4 Enter`` was ``table 24``, TD trial turn 3 G6). On the
+        last line the key goes on to the line, which sends the form once its keys are in."""
+        focused, names = self.focused, [x.name for x in self.lines]
+        here = (focused.id or "").removeprefix("f-") if isinstance(focused, Input) else ""
+        if here not in names or names.index(here) + 1 == len(names):
+            raise SkipAction()
+        self.set_focus(self.query_one(f"#f-{names[names.index(here) + 1]}", Input))
 
     def values(self) -> dict[str, str]:
         """What is typed in each line, by the line's key."""
@@ -144,10 +160,12 @@ class FormScreen(ModalScreen[str | None]):
             await self.action_submit()
 
     def show_error(self, line: str | None, message: str) -> None:
-        """A message next to the line it concerns, or on the status line."""
+        """A message next to the line it concerns, the cursor there to put it right (TD
+        trial turn 3 G6: it stayed on another line); or on the status line."""
         names = {x.name for x in self.lines}
         if line in names:
             self.query_one(f"#e-{line}", Static).update(message)
+            self.set_focus(self.query_one(f"#f-{line}", Input))
         else:
             self.status(f"! {message}")
 

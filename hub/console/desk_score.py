@@ -22,8 +22,9 @@ from hub.console.desk_entry import (
     weighted,
     weighted_line,
 )
-from hub.console.desk_form import FormScreen, Line, Request
+from hub.console.desk_form import FormScreen, Line, Request, failures_since
 from hub.console.labels import pair_label
+from hub.console.replacing import Place, unless_stored
 
 WEIGHTED_LINES = ("w1", "w2", "w3")
 
@@ -146,6 +147,31 @@ class ScoreForm(FormScreen):
         if same and w.ns_pair is not None and w.ew_pair is not None:
             args |= {"ns_pair": w.ns_pair, "ew_pair": w.ew_pair}
         return args
+
+    async def send(self, request: Request) -> None:
+        """Send the score; when the board already has a result at that table and round
+        (a terminal's, or one scored before), the director is asked first, naming both
+        ([MENDS] #25, TD trial turn 3 G5: it was replaced without asking)."""
+        args = request.args
+        place = Place(args["section"], args["table"], args["round"], args["board"])
+        self.sending = True
+        self.status(f"sending: {request.what} … (what the board has there first)")
+        seen = self.console.room.logged
+
+        async def go(replace: bool) -> None:
+            self.sending = False
+            if self.is_attached:
+                await FormScreen.send(self, request)
+
+        def kept(text: str) -> None:
+            self.sending = False
+            if self.is_attached:
+                self.status(text)
+
+        if not await unless_stored(self.console, place, describe(args), go, kept):
+            self.sending = False
+            failed = failures_since(self.console.room, seen)
+            self.status(failed[-1] if failed else f"! {request.what}: not sent")
 
     def done(self, request: Request, reply: dict[str, Any]) -> str:
         if self.on_stored is not None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -64,6 +65,7 @@ class SlipsScreen(ModalScreen[str | None]):
         Binding("escape", "leave", "Leave"),
         Binding("ctrl+s", "send", "Send"),
         Binding("ctrl+n", "new_line", "New line"),
+        Binding("enter", "next_box", "Next", show=False, priority=True),
     ]
 
     def __init__(
@@ -120,22 +122,25 @@ class SlipsScreen(ModalScreen[str | None]):
             self._input("s", i),
         )
 
-    async def on_input_submitted(self, event: Input.Submitted) -> None:
+    async def action_next_box(self) -> None:
         """Enter moves on: along the line, then to the next line not yet stored, then to
-        a new line."""
-        event.stop()
-        ident = event.input.id or ""
+        a new line. At once, while the app reads the key, so keys typed fast (a keypad)
+        land in the boxes in order ([MENDS] #25, TD trial turn 3 G6)."""
+        focused = self.focused
+        if not isinstance(focused, Input):
+            raise SkipAction()
+        ident = focused.id or ""
         if ident == "slip-section":
-            self._first_empty(0).focus()
+            self.set_focus(self._first_empty(0))
             return
         column, _, n = ident.partition("-")
         i = int(n)
         if column != "s":
-            self._input(COLUMNS[COLUMNS.index(column) + 1], i).focus()
+            self.set_focus(self._input(COLUMNS[COLUMNS.index(column) + 1], i))
             return
         later = [j for j in range(i + 1, self.count) if j not in self.stored]
         if later:
-            self._first_empty(later[0]).focus()
+            self.set_focus(self._first_empty(later[0]))
         else:
             await self.action_new_line()
 
@@ -144,7 +149,7 @@ class SlipsScreen(ModalScreen[str | None]):
         last = self._input("r", self.count - 1).value if self.count else ""
         line = SlipLine(round=int(last) if last.isdigit() else None)
         await self.query_one("#slip-lines", VerticalScroll).mount(self._line(line))
-        self._input("t", self.count - 1).focus()
+        self.set_focus(self._input("t", self.count - 1))
         self.query_one("#slip-lines", VerticalScroll).scroll_end(animate=False)
 
     def mark(self, i: int, text: str, stored: bool = False) -> None:

@@ -16,6 +16,7 @@ KEYS: list[BindingType] = [
     Binding("x", "tab('matches')", "Matches", show=False),
     Binding("D", "draw", "Draw", show=False),
     Binding("W", "withdraw_team", "Withdraw team", show=False),
+    Binding("P", "penalty", "Penalty", show=False),
     Binding("c", "tab('calls')", "Calls"),
     Binding("w", "tab('slow')", "Slow"),
     Binding("l", "tab('log')", "Log"),
@@ -91,5 +92,10 @@ HELP = """Keys
   x  matches (teams): tables, IMPs, VPs, boards out   ?  this help
   D  the next round's draw of a Swiss, Danish or Monrad: shown match by
      match, published when you confirm (refused while the round it is drawn
-     from is in play); W a team withdraws (left out of the later draws)
+     from is in play), or two teams swapped first (checked again: repeats,
+     byes; audited); W a team withdraws (left out of the later draws and
+     of its matches not finished: its opponents get a bye or a walk-over)
+  P  a procedural penalty (also Enter on a table in the Room): the table,
+     who pays (NS, EW, both, shared), VP or IMP (teams) or % of a top,
+     the amount, the reason, the round; asks before sending
   q  quit"""

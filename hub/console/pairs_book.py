@@ -44,6 +44,9 @@ class PairsBook:
                 self.withdrawn.pop(key, None)
             elif msg.get("action") == "withdraw_pair" and msg.get("from_round"):
                 self.withdrawn[key] = int(msg["from_round"])
+            if isinstance(msg.get("pairs"), dict):  # the section's directory: the newest names
+                for known in [k for k in self.players if k[0] == key[0]]:
+                    del self.players[known]
             self.dirty = True
 
     def took(self, section: str, reply: dict[str, Any], players: Any = None) -> None:

@@ -17,21 +17,25 @@ KINDS = ("mitchell", "howell", "barometer")
 
 
 def _players(values: dict[str, str], need: int) -> list[dict[str, Any]]:
-    """The players typed (name, member number), at least ``need`` of them named."""
+    """The players typed (name, member number), at least ``need`` of them; a member
+    number alone is named by the hub from the event or the club roster ([MENDS] #25)."""
     out: list[dict[str, Any]] = []
     for seat in (1, 2):
         name, member = values[f"name{seat}"].strip(), values[f"number{seat}"].strip()
-        if member and not name:
-            raise FieldError(f"name{seat}", "a member number needs the player's name")
-        if name:
-            out.append({"name": name} | ({"number": member} if member else {}))
+        if name or member:
+            out.append(({"name": name} if name else {}) | ({"number": member} if member else {}))
     if len(out) < need:
-        raise FieldError("name1", "type the players' names")
+        raise FieldError("name1", "type the players' names or member numbers")
     return out
 
 
 def _who(players: list[dict[str, Any]]) -> str:
-    return " & ".join(p["name"] + (f" ({p['number']})" if p.get("number") else "") for p in players)
+    """``Bertil Late (1027) & member 1028`` (a number alone: the hub finds the name)."""
+    return " & ".join(
+        f"{p['name']} ({p['number']})" if p.get("name") and p.get("number")
+        else str(p.get("name") or f"member {p.get('number')}")
+        for p in players
+    )  # fmt: skip
 
 
 def _player_lines(names: list[str]) -> list[Line]:
@@ -50,6 +54,8 @@ class PairForm(FormScreen):
 
     ERROR_WORDS: ClassVar[dict[str, tuple[str, ...]]] = {
         "from_round": ("round",),
+        "number2": ("player 2: member number",),  # a number nobody has (the hub's)
+        "number1": ("player 1: member number",),
         "name1": ("name",),
         "kind": ("kind", "movement"),
         "boards_per_round": ("boards",),
@@ -75,10 +81,12 @@ class PairForm(FormScreen):
 
 class LatePairForm(PairForm):
     """A late pair, in the sit-out's place from a round on. Lives on the Textual app's
-    event loop."""
+    event loop. The players come first, where the cursor starts, and the round (filled
+    in) after them: with the round above the cursor, a round typed there became player
+    1's name (TD trial turn 3 G6)."""
 
     def __init__(self, console: Console, book: PairsBook, section: str, rnd: int) -> None:
-        lines = [Line("from_round", "from round", str(rnd)), *_player_lines([])]
+        lines = [*_player_lines([]), Line("from_round", "from round", str(rnd))]
         super().__init__(console, book, section, f"Late pair in section {section}", lines)
 
     def request(self, values: dict[str, str]) -> Request:
@@ -184,15 +192,16 @@ class EditPairForm(PairForm):
 
 class MovementForm(PairForm):
     """Another movement from a round on; the rounds played stay (decisions D19). Lives on
-    the Textual app's event loop."""
+    the Textual app's event loop; the round (filled in) comes after the movement, as for a
+    late pair."""
 
     def __init__(self, console: Console, book: PairsBook, section: str, rnd: int) -> None:
         lines = [
-            Line("from_round", "from round", str(rnd)),
             Line("kind", "movement", "", "mitchell, howell, barometer"),
             Line("tables", "tables", "", "(or pairs below)"),
             Line("pairs", "pairs", "", "(or tables above)"),
             Line("boards_per_round", "boards/round", "", "boards a round"),
+            Line("from_round", "from round", str(rnd)),
         ]
         super().__init__(console, book, section, f"Change the movement of {section}", lines)
 

@@ -76,21 +76,42 @@ def room_rows(room: RoomState, sort: str = "table", section: str | None = None) 
             else Text(f"{behind:+.1f}" if behind else "", style="green")
         )
         unverified = t.get("unverified") or 0
+        waiting = awaits_draw(sec)  # D19: nobody is seated yet, nobody sits out
         rows[f"{name}:{t['table']}"] = (
             name,
             t["table"],
             sec.get("round"),
-            pair_label(sec, t["ns"], "NS"),
-            pair_label(sec, t["ew"], "EW"),
-            f"{t['done']}/{len(t['boards'])}",
+            "waiting for" if waiting else pair_label(sec, t["ns"], "NS"),
+            "the draw" if waiting else pair_label(sec, t["ew"], "EW"),
+            "" if waiting else f"{t['done']}/{len(t['boards'])}",
             late,
             Text(str(unverified), style="cyan") if unverified else Text(""),
-            Text("yes") if t.get("online") else Text("OFF", style="bold red reverse"),
+            online_text(t),
             Text("CALL", style="bold magenta reverse") if (name, t["table"]) in calls else Text(""),
             battery_text(t.get("battery")),
             t.get("terminal") or "",  # "terminal" (hardware) or "browser" (issue 15)
         )
     return rows
+
+
+def awaits_draw(sec: dict[str, Any]) -> bool:
+    """The section's current round is not drawn yet (a Swiss, Danish or Monrad before the
+    director publishes its draw): its tables wait for the draw ([MENDS] #25, TD trial G9)."""
+    draw = sec.get("draw")
+    if not isinstance(draw, dict) or not draw.get("method"):
+        return False
+    return int(draw.get("drawn") or 0) < int(sec.get("round") or 1)
+
+
+def online_text(t: dict[str, Any]) -> Text:
+    """Whether the table's terminal is on line; SILENT when it is but the table has made
+    no progress for longer than a board's time ([LIVENESS]: the alert says what it waits
+    for)."""
+    if not t.get("online"):
+        return Text("OFF", style="bold red reverse")
+    if t.get("silent"):
+        return Text("SILENT", style="bold yellow reverse")
+    return Text("yes")
 
 
 def battery_text(percent: int | None) -> Text:

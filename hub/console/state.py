@@ -117,6 +117,14 @@ class RoomState:
                 if t["table"] == msg["table"] and msg["board"] in t["boards"]:
                     t["done"] = min(len(t["boards"]), t["done"] + 1)
             self.dirty.add("room")
+        elif kind == "pairs_changed" and section is not None and isinstance(msg.get("pairs"), dict):
+            section["pairs"] = msg["pairs"]  # labels, names, numbers as now ([MENDS] #25 G8)
+            seats = {s.get("table"): s for s in msg.get("seating") or [] if isinstance(s, dict)}
+            for t in section["tables"]:  # the round's seats as now (a late pair sits at once)
+                seat = seats.get(t["table"])
+                if seat is not None:
+                    t.update(ns=seat.get("ns"), ew=seat.get("ew"), boards=seat.get("boards", []))
+            self.dirty |= {"room", "standings"}
         elif kind == "behind" and section is not None:
             minutes = {t: m for t, m in msg["tables"]}
             if msg.get("round") in (None, section.get("round")):
@@ -171,6 +179,11 @@ class RoomState:
                 if t["table"] == msg["table"]:
                     t["battery"] = msg["percent"]
             self.dirty.add("room")
+        elif kind == "table_silent" and section is not None:  # [LIVENESS]
+            for t in section["tables"]:
+                if t["table"] == msg["table"]:
+                    t["silent"] = msg.get("silent")
+            self.dirty.add("room")
         elif kind == "table_online" and section is not None:
             for t in section["tables"]:
                 if t["table"] == msg["table"]:
@@ -213,8 +226,13 @@ class RoomState:
                 self.final_where = f"final results written to {shown}"
             self.dirty |= {"clock", "standings", "room"}
         elif kind in ("held_accepted", "held_rejected"):
+            held = next((h for h in self.held if h["id"] == msg["result"]), {})
             self.held = [h for h in self.held if h["id"] != msg["result"]]
             self.dirty.add("calls")
+            if kind == "held_accepted":
+                self._held_done(
+                    held | {k: msg[k] for k in ("section", "table", "round", "board") if k in msg}
+                )
         elif kind == "td_call":
             known = next((c for c in self.td_calls if c["id"] == msg.get("call")), None)
             if known is None:
@@ -253,6 +271,17 @@ class RoomState:
         text = self.describe(msg)
         if text:
             self.note(text)
+
+    def _held_done(self, where: dict[str, Any]) -> None:
+        """A held result the director accepted is a board done at its table, as one the
+        table entered is ([MENDS] #25, TD trial G9: the Room stayed at 5/6)."""
+        sec = self.sections.get(str(where.get("section")))
+        if sec is None or where.get("round") != sec.get("round"):
+            return
+        for t in sec["tables"]:
+            if t["table"] == where.get("table") and where.get("board") in t["boards"]:
+                t["done"] = min(len(t["boards"]), t["done"] + 1)
+                self.dirty.add("room")
 
     def note(self, text: str) -> None:
         """A line in the event log with its time (the last 500 are kept)."""

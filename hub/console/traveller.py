@@ -13,8 +13,9 @@ from textual.widgets import Input, Static
 
 from hub.console.choice import AskScreen, ChoiceScreen
 from hub.console.commands import Console
+from hub.console.replacing import played_words
 from hub.console.tables import TravellerTable
-from hub.console.traveller_rows import double_dummy_line, traveller_row
+from hub.console.traveller_rows import double_dummy_line, traveller_row, with_team_imps
 
 RESULT_CHOICES = [
     ("correct", "correct the contract or the tricks"),
@@ -25,6 +26,7 @@ RESULT_CHOICES = [
     ("A+/A-", "adjust: A+ NS, A- EW"),
     ("A-/A+", "adjust: A- NS, A+ EW"),
 ]
+ERASE_CHOICES = [("erase", "yes, erase it"), ("keep", "no, keep it")]
 
 
 class Traveller:
@@ -76,6 +78,9 @@ class Traveller:
         section, board = opened
         self.results = reply["results"]
         room = self.console.room
+        shown = self.results
+        if room.sections.get(section, {}).get("kind") == "teams":  # IMPs against the other room
+            shown = with_team_imps(shown, board)
         self._name_the_board(section, board)
         self._show_double_dummy(reply.get("double_dummy"))
         flagged = {(f["table"], f["round"]) for f in room.suspicious.get((section, board), [])}
@@ -86,7 +91,7 @@ class Traveller:
                     r, (r["table"], r["round"]) in flagged, board, room.sections.get(section, {})
                 ),
             )
-            for r in self.results
+            for r in shown
         )
 
     def _name_the_board(self, section: str, board: int) -> None:
@@ -119,9 +124,17 @@ class Traveller:
         label = f"{section}{r['table']} board {board}"
         command = self.console.command
 
-        async def chosen(choice: str | None) -> None:
-            if choice == "erase":
+        async def erase(answer: str | None) -> None:
+            if answer == "erase":
                 await command("erase_result", f"erase {label}", **where)
+
+        async def chosen(choice: str | None) -> None:
+            if choice == "erase":  # asked first ([MENDS] #25, TD trial turn 3 G4)
+                title = (
+                    f"Erase {played_words(r)} at {label} (round {r['round']})? "
+                    "The table enters the board again."
+                )
+                self.console.ask(ChoiceScreen(title, ERASE_CHOICES), erase)
             elif choice == "correct":
                 self.console.ask(
                     AskScreen(

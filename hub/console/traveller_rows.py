@@ -13,6 +13,7 @@ from hub.console.labels import pair_label
 from scoring.board import Seat, board_vulnerability
 from scoring.contract import Play, parse_contract
 from scoring.errors import ScoringInputError
+from scoring.imps import imps
 from scoring.law77 import score_ns
 
 Row = tuple[Any, ...]
@@ -112,3 +113,27 @@ def double_dummy_line(dd: dict[str, Any]) -> str:
     makeable = ", ".join(str(x) for x in dd.get("makeable") or []) or "nothing above 6 tricks"
     par = dd.get("par")
     return f"Makeable: {makeable}" + (f"  ·  Par: {par}" if par else "")
+
+
+def with_team_imps(results: list[dict[str, Any]], board: int) -> list[dict[str, Any]]:
+    """A team board's results with each line's IMPs for its NS and EW team as
+    ``ns_score``/``ew_score`` (issue [MENDS] #25): the match's other room is the line with
+    the same two teams the other way round (the nearest round, a three-way's rooms being a
+    round apart); the NS team's net is its NS score less the other room's NS score (Law
+    78B). A line whose other room has no score yet keeps what the hub sent."""
+    out = []
+    for r in results:
+        mine = ns_score(r, board)
+        rooms = [
+            x
+            for x in results
+            if x is not r and (x.get("ns"), x.get("ew")) == (r.get("ew"), r.get("ns"))
+        ]
+        rooms.sort(key=lambda x: abs(int(x.get("round") or 0) - int(r.get("round") or 0)))
+        theirs = ns_score(rooms[0], board) if rooms else None
+        if mine is None or theirs is None:
+            out.append(r)
+            continue
+        won = imps(mine - theirs)
+        out.append({**r, "ns_score": won, "ew_score": -won})
+    return out

@@ -4,8 +4,9 @@ makeable contracts as a hand-record sheet prints them.
 
 The API other parts build on (the traveller on the console, the web page, the printed
 report, the PBN writer) is ``double_dummy(deal, board) -> DoubleDummy``, ``makeable(dd)``
-and ``par_text(dd)``. A solution takes 0.1-0.2 s: the hub calls ``double_dummy`` in a
-worker thread, never on its loop (decisions D17); it is cached per deal and board.
+and ``par_text(dd)``; ``from_tricks`` builds the same from a file's ``DoubleDummyTricks``
+without solving. A solution takes 0.1-0.2 s: the hub calls ``double_dummy`` in a worker
+thread, never on its loop (decisions D17); it is cached per deal and board.
 
 endplay is the ``dd`` extra: imported on the first solution, with ``HandRecordError`` naming
 the extra when it is missing. endplay's DDS is not safe in two threads at once: ``double_dummy``
@@ -43,6 +44,8 @@ DDS_LOCK = threading.RLock()
 # solving its hand records, the results pages' request) solve it once, not one after the other
 SOLVED_KEPT = 1024
 _SOLVED: dict[tuple[str, int], DoubleDummy] = {}
+# the solutions hand-record files carried (``from_tricks``): never solved again in this process
+_FROM_FILES: dict[tuple[str, int], DoubleDummy] = {}
 
 
 @dataclass(frozen=True)
@@ -128,53 +131,127 @@ def double_dummy(deal: str, board: int) -> DoubleDummy:
     0.1-0.2 s on a miss, so never on the hub's loop. ``HandRecordError`` without endplay, or for
     a deal that is not 52 cards in four hands of 13."""
     check_deals({board: deal})
+    calc_dd_table, _, Deal = _endplay("double dummy")
+    with DDS_LOCK:  # solved and kept under one hold: a thread waiting for it finds it
+        # by another thread while this one waited, or a file's (the hub's hand records)
+        solved = _SOLVED.get((deal, board)) or _FROM_FILES.get((deal, board))
+        if solved is not None:
+            return solved
+        table = calc_dd_table(Deal(deal))
+        tricks = {
+            (seat, strain): int(table[denom, player])
+            for strain, denom in _denoms().items()
+            for seat, player in _players().items()
+        }
+        solution = _with_par(board, deal, tricks, table)
+        if len(_SOLVED) >= SOLVED_KEPT:
+            _SOLVED.clear()
+        _SOLVED[(deal, board)] = solution
+    return solution
+
+
+def from_tricks(deal: str, board: int, digits: str) -> DoubleDummy:
+    """The solution a hand-record file carries (PBN ``DoubleDummyTricks``: 20 hex digits,
+    N S E W × NT S H D C, as ``bridgehub deal`` and RealBridge write it), its par worked out
+    from those tricks: no deal is solved (a par takes microseconds, a solution 0.1-2 s).
+    ``double_dummy`` of the deal and board returns it from then on, in this process.
+    ``HandRecordError`` for digits that are not 20 trick counts of 0-13."""
+    check_deals({board: deal})
+    tricks = tricks_of(digits)
+    _endplay("par")  # HandRecordError naming the extra without it
+    from endplay._dds import ddTableResults
+    from endplay.dds.ddtable import DDTable
+
+    data = ddTableResults()
+    for (seat, strain), n in tricks.items():
+        data.resTable[_denoms()[strain]][_players()[seat]] = n
+    with DDS_LOCK:
+        solution = _with_par(board, deal, tricks, DDTable(data))
+        if len(_FROM_FILES) >= SOLVED_KEPT:
+            _FROM_FILES.clear()
+        _FROM_FILES[(deal, board)] = solution  # the pages' and the API's double_dummy too
+    return solution
+
+
+def tricks_of(digits: str) -> dict[tuple[Seat, Strain], int]:
+    """``DoubleDummyTricks`` as trick counts by (declarer, strain); ``HandRecordError`` when
+    it is not 20 hexadecimal digits of 0-13 (``d`` is 13)."""
+    text = digits.strip().lower()
+    if len(text) != 20 or any(c not in "0123456789abcd" for c in text):
+        raise HandRecordError(
+            f"DoubleDummyTricks {digits!r} is not 20 trick counts (hex digits 0-d, "
+            "N S E W, each NT S H D C)"
+        )
+    cells = [(seat, strain) for seat in SEATS for strain in STRAINS]
+    return {cell: int(c, 16) for cell, c in zip(cells, text, strict=True)}
+
+
+def dds_one_thread() -> None:
+    """DDS solves on one thread from now on (process-wide): the hub's worker leaves the
+    other core to the lines and the loop (issue 25: DDS on every core slowed the first
+    answers to 3.4-7.8 s)."""
+    _endplay("double dummy")
+    from endplay._dds import SetMaxThreads
+
+    with DDS_LOCK:
+        SetMaxThreads(1)
+
+
+def _endplay(what: str) -> tuple[Any, Any, Any]:
+    """endplay's solver, par and deal (``HandRecordError`` naming the extra without it)."""
     try:
         from endplay.dds import calc_dd_table, par
-        from endplay.types import Deal, Denom, Player, Vul
+        from endplay.types import Deal
     except ImportError:
-        raise endplay_missing("double dummy") from None
+        raise endplay_missing(what) from None
+    return calc_dd_table, par, Deal
 
-    denoms = {
+
+def _denoms() -> dict[Strain, Any]:
+    from endplay.types import Denom
+
+    return {
         Strain.CLUBS: Denom.clubs,
         Strain.DIAMONDS: Denom.diamonds,
         Strain.HEARTS: Denom.hearts,
         Strain.SPADES: Denom.spades,
         Strain.NOTRUMP: Denom.nt,
     }
-    players = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
+
+
+def _players() -> dict[Seat, Any]:
+    from endplay.types import Player
+
+    return {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
+
+
+def _with_par(
+    board: int, deal: str, tricks: dict[tuple[Seat, Strain], int], table: Any
+) -> DoubleDummy:
+    """The solution with its par on the board's dealer and vulnerability (under DDS_LOCK)."""
+    from endplay.types import Vul
+
+    _, par, _ = _endplay("par")
     vul = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}
-    with DDS_LOCK:  # solved and kept under one hold: a thread waiting for it finds it
-        solved = _SOLVED.get((deal, board))  # by another thread while this one waited
-        if solved is not None:
-            return solved
-        table = calc_dd_table(Deal(deal))
-        result = par(table, vul[board_vulnerability(board).value], players[board_dealer(board)])
-        score = int(result.score)
-        # copied as they come: endplay 0.5.12 hands out both seats of "NS 1NT" as views of
-        # one record it rewrites in between (kept, both came out as S)
-        contracts = [c.copy() for c in result]
-        tricks = {
-            (seat, strain): int(table[denom, player])
-            for strain, denom in denoms.items()
-            for seat, player in players.items()
-        }
-        strains = {d: s for s, d in denoms.items()}
-        seats = {p: s for s, p in players.items()}
-        found = tuple(
-            ParContract(
-                level=int(c.level),
-                strain=strains[c.denom],
-                declarer=seats[c.declarer],
-                doubled=int(c.penalty) > 1,
-                over=int(c.result),
-            )
-            for c in contracts
+    players = _players()
+    result = par(table, vul[board_vulnerability(board).value], players[board_dealer(board)])
+    score = int(result.score)
+    # copied as they come: endplay 0.5.12 hands out both seats of "NS 1NT" as views of
+    # one record it rewrites in between (kept, both came out as S)
+    contracts = [c.copy() for c in result]
+    strains = {d: s for s, d in _denoms().items()}
+    seats = {p: s for s, p in players.items()}
+    found = tuple(
+        ParContract(
+            level=int(c.level),
+            strain=strains[c.denom],
+            declarer=seats[c.declarer],
+            doubled=int(c.penalty) > 1,
+            over=int(c.result),
         )
-        solution = DoubleDummy(board, deal, MappingProxyType(tricks), score, _by_seat(found))
-        if len(_SOLVED) >= SOLVED_KEPT:
-            _SOLVED.clear()
-        _SOLVED[(deal, board)] = solution
-    return solution
+        for c in contracts
+    )
+    return DoubleDummy(board, deal, MappingProxyType(tricks), score, _by_seat(found))
 
 
 def _by_seat(contracts: tuple[ParContract, ...]) -> tuple[ParContract, ...]:
@@ -190,7 +267,10 @@ __all__ = [
     "DoubleDummy",
     "HandRecordError",
     "ParContract",
+    "dds_one_thread",
     "double_dummy",
+    "from_tricks",
     "makeable",
     "par_text",
+    "tricks_of",
 ]

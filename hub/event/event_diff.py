@@ -135,6 +135,8 @@ def _player_lines(
         a = in_file[i] if i < len(in_file) else {}
         b = in_store[i] if i < len(in_store) else {}
         for key, what in (("name", "player"), ("number", "player's member number")):
+            if key == "name" and a.get("number") and not a.get("name"):
+                continue  # a number alone in the file: the club roster named it ([MENDS] #25)
             if a.get(key) != b.get(key):
                 out.append(
                     f"{who}'s {seat} {what} is {_shown(a.get(key))} in the file, "

@@ -153,7 +153,7 @@ class EventFile(Strict):
             m = r.matchpoints
             averages = {Token(k): Fraction(str(v)) for k, v in m.averages.items()}
             return MatchpointRules(
-                m.expected, m.adjusted_method, m.half_points, m.ebu_small_groups, averages
+                m.expected, m.adjusted_method, m.half_points, m.ebu_small_groups, averages, m.top
             )
         if r.scoring is Scoring.XIMP:
             return CrossImpRules(r.cross_imps.divisor, r.cross_imps.cap, awards)

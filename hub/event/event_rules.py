@@ -14,9 +14,9 @@ from hub.event.team_rules import TeamRules
 from scoring.butler import DatumRounding, DropRule
 from scoring.cross_imps import CrossImpDivisor
 from scoring.errors import ScoringInputError
-from scoring.matchpoints import AdjustedMethod
+from scoring.matchpoints import AdjustedMethod, BoardTop
 from scoring.standings import PAIR_TIE_BREAKS
-from scoring.suspicious import SuspicionLimits
+from scoring.suspicious import DoubleDummyFlags, SuspicionLimits
 from scoring.team_tie_criteria import CRITERIA
 from scoring.team_ties import ENDS, RULES, rule_from_names
 from scoring.vp_scale import BUILT_IN
@@ -37,8 +37,12 @@ def _default_averages() -> dict[AverageToken, float]:
 
 
 class MatchpointOptions(Strict):
+    """``top``: ``section`` (default, decisions D22) factors every board to the section's
+    common top; ``board`` keeps each board's own."""
+
     expected: int | None = Field(default=None, ge=1)
     adjusted_method: AdjustedMethod = AdjustedMethod.NEUBERG
+    top: BoardTop = BoardTop.SECTION
     half_points: bool = False
     ebu_small_groups: bool = False
     averages: dict[AverageToken, float] = Field(default_factory=_default_averages)
@@ -100,6 +104,8 @@ class SuspiciousScores(Strict):
     notrump_tricks: int = Field(default=15, ge=13, le=26)
     double_dummy: bool = True
     double_dummy_tricks: int = Field(default=3, ge=0, le=13)
+    # "bonus": only where the difference wins or loses a bonus (G14); "tricks": every one
+    double_dummy_flags: DoubleDummyFlags = DoubleDummyFlags.BONUS
 
     def limits(self) -> SuspicionLimits | None:
         if not self.check:
@@ -108,6 +114,7 @@ class SuspiciousScores(Strict):
             self.suit_tricks,
             self.notrump_tricks,
             self.double_dummy_tricks if self.double_dummy else None,
+            self.double_dummy_flags,
         )
 
 
@@ -152,6 +159,12 @@ class Rules(Strict):
     slow_play: PenaltyScaleModel | None = None
     late_arrival: PenaltyScaleModel | None = None
     teams: TeamRules = Field(default_factory=TeamRules)
+
+    @field_validator("scoring", mode="before")
+    @classmethod
+    def _scoring_any_case(cls, v: object) -> object:
+        """`scoring = "MP"` is `mp` (TD trial G15): the method's name in any case."""
+        return v.strip().lower() if isinstance(v, str) else v
 
     @field_validator("tie_breaks", mode="before")
     @classmethod

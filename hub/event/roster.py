@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hub.event.csv_text import CsvTextError, csv_dialect, decode_csv
+
 NUMBER_WORDS = {
     "number", "no", "nr", "num", "id", "member", "membernumber", "memberno", "membernr",
     "memberid", "playernumber", "player", "licence", "license", "medlemsnummer", "medlemsnr",
@@ -97,10 +99,8 @@ def _columns(header: list[str], source: str) -> _Columns | None:
 
 def parse_roster(text: str, source: str = "roster") -> Roster:
     """The roster in ``text``; ``RosterError`` naming the line of the first problem."""
-    text = text.lstrip("\ufeff")
-    first_line = text.splitlines()[0] if text.strip() else ""
-    delimiter = max((",", ";", "\t"), key=first_line.count)  # a tie: the comma
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    found = csv_dialect(text)  # comma, semicolon or tab, as every TD's CSV (csv_text)
+    reader = csv.reader(io.StringIO(found.text), delimiter=found.delimiter)
     try:
         rows = list(reader)
     except csv.Error as e:  # a NUL byte, a field past the csv module's limit
@@ -111,7 +111,7 @@ def parse_roster(text: str, source: str = "roster") -> Roster:
     if not any(any(c.strip() for c in row) for row in rows):
         raise RosterError(f"{source}: the roster is empty")
     columns = _columns(rows[0], source)
-    start = 2 if columns is not None else 1
+    start = (2 if columns is not None else 1) + found.skipped
     if columns is None:
         if len(rows[0]) != 2:
             raise RosterError(
@@ -121,7 +121,7 @@ def parse_roster(text: str, source: str = "roster") -> Roster:
         columns = _Columns(0, 1)
     members: dict[str, str] = {}
     seen: dict[str, int] = {}
-    for line, row in enumerate(rows[start - 1 :], start=start):
+    for line, row in enumerate(rows[start - 1 - found.skipped :], start=start):
         if not any(c.strip() for c in row):
             continue
         number = _number(row[columns.number]) if columns.number < len(row) else ""
@@ -146,15 +146,10 @@ def read_roster(path: Path) -> Roster:
         data = path.read_bytes()
     except OSError as e:
         raise RosterError(f"cannot read the club roster {path}: {e.strerror or e}") from None
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # "Unicode text" from a spreadsheet
-        try:
-            return parse_roster(data.decode("utf-16"), str(path))
-        except UnicodeDecodeError:
-            raise RosterError(f"{path}: not readable as UTF-16 text") from None
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
+        text = decode_csv(data)
+    except CsvTextError:
+        raise RosterError(f"{path}: not readable as UTF-16 text") from None
     return parse_roster(text, str(path))
 
 

@@ -11,6 +11,7 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
+from hub.event.csv_text import CsvTextError, csv_dialect, decode_csv
 from hub.event.problems import file_report
 from scoring.board import board_vulnerability
 from scoring.contract import parse_play
@@ -93,8 +94,10 @@ def _line(row: dict[str, str]) -> tuple[int, TravellerLine]:
 
 
 def parse_travellers(text: str, path: str = "<travellers>", winners: int = 2) -> list[Traveller]:
-    """Travellers by board number; raises ``TravellerFileError`` listing every problem."""
-    reader = csv.DictReader(text.splitlines())
+    """Travellers by board number; raises ``TravellerFileError`` listing every problem.
+    Cells are separated as the header line says (comma, semicolon or tab, ``csv_text``)."""
+    found = csv_dialect(text)
+    reader = csv.DictReader(found.text.splitlines(), delimiter=found.delimiter)
     header = [h.strip().lower() for h in (reader.fieldnames or [])]
     missing = [c for c in REQUIRED if c not in header]
     if missing:
@@ -102,7 +105,7 @@ def parse_travellers(text: str, path: str = "<travellers>", winners: int = 2) ->
             path,
             [
                 FileProblem(
-                    1,
+                    1 + found.skipped,
                     f"missing column(s): {', '.join(missing)}"
                     f"; the header needs {','.join(REQUIRED)}",
                 )
@@ -113,7 +116,7 @@ def parse_travellers(text: str, path: str = "<travellers>", winners: int = 2) ->
     boards: dict[int, list[TravellerLine]] = {}
     seats: dict[tuple[int, str | None, int], int] = {}
     for row in reader:
-        lineno = reader.line_num
+        lineno = reader.line_num + found.skipped
         row = {k: (v or "") for k, v in row.items() if k is not None}
         if not any(v.strip() for v in row.values()):
             continue
@@ -150,13 +153,13 @@ def parse_travellers(text: str, path: str = "<travellers>", winners: int = 2) ->
 
 
 def read_travellers(path: str | Path, winners: int = 2) -> list[Traveller]:
+    """A traveller file as a spreadsheet saves it: UTF-8, UTF-16 ("Unicode text") or
+    Latin-1, comma, semicolon or tab (``csv_text``, as the club roster is read)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        text = decode_csv(p.read_bytes())
     except OSError as e:
         raise TravellerFileError(str(path), [FileProblem(0, f"cannot read the file: {e}")]) from e
-    except UnicodeDecodeError as e:  # saved as Latin-1 or UTF-16: say where, not the codec
-        line = bytes(e.object[: e.start]).count(b"\n") + 1
-        problem = FileProblem(line, "not a text file in UTF-8: save it as UTF-8 CSV")
-        raise TravellerFileError(str(path), [problem]) from None
+    except CsvTextError as e:
+        raise TravellerFileError(str(path), [FileProblem(e.line, e.message)]) from None
     return parse_travellers(text, str(path), winners)

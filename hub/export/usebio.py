@@ -8,7 +8,8 @@ elements, order and values throughout (``EVENT_TYPE`` ``MP_PAIRS``, ``BUTLER_PAI
 ``TOTAL_SCORE`` the matchpoints or IMPs, ``PERCENTAGE`` at matchpoints; ``A6040`` for an
 artificial score; ``BOARD_AVERAGE``, the Butler datum; ``HANDSET`` for the deals), and the
 NZ Scorer converter's ``SECTION SECTION_ID="A"`` wrapper when an event has several
-sections (Compscore3's files have one). Places are whole numbers, shared places repeated.
+sections (Compscore3's files have one). Places are whole numbers, shared places repeated;
+a pair or team marked not competing (decisions D16) has no ``PLACE``.
 
 Left out, because the hub does not hold them: ``CLUB_ID_NUMBER``'s value, masterpoints
 (``MASTER_POINT_*``, ``MASTER_POINTS_AWARDED``; ``MPS_AWARDED_FLAG`` is ``N``), the
@@ -113,14 +114,31 @@ def _players(contestant: Mapping[str, Any] | None) -> tuple[Player, ...]:
     return tuple(Player(p.get("name") or "", p.get("number")) for p in players)
 
 
+def competing_places(ranked: list[tuple[str, bool]]) -> list[int | None]:
+    """Places among the contestants that compete (decisions D16: a pair or team marked
+    not competing counts for the field but takes no place): for each ``(rank, competing)``
+    in ranking order, 1 + the competing ones placed strictly ahead (a shared place stays
+    shared), or None for one not competing."""
+    ahead = [place(rank) for rank, competing in ranked if competing]
+    return [
+        1 + sum(p < place(rank) for p in ahead) if competing else None for rank, competing in ranked
+    ]
+
+
+def _competing(contestant: Mapping[str, Any] | None) -> bool:
+    return not (contestant or {}).get("not_competing")
+
+
 def _pairs(
     view: SectionView, contestants: list[dict[str, Any]], labels: PairLabels
 ) -> tuple[Entrant, ...]:
-    """Every pair, NS field first, best first in each field."""
+    """Every pair, NS field first, best first in each field; a pair not competing has no
+    ``PLACE`` and the others are placed as if it had not played (D16)."""
     by_number = {int(c["number"]): c for c in contestants}
     out = []
     for direction, table in sorted(view.standings.items(), key=lambda kv: kv[0] == "EW"):
-        for s in table:
+        ranked = [(s.rank, _competing(by_number.get(s.total.pair.number))) for s in table]
+        for s, placed in zip(table, competing_places(ranked), strict=True):
             t = s.total
             n = t.pair.number
             mp = t.top is not None
@@ -129,7 +147,7 @@ def _pairs(
                     cells.pair_number(labels, n),
                     direction or "",
                     _players(by_number.get(n)),
-                    place(s.rank),
+                    placed,
                     display(t.points, 2),
                     display(t.total, 2) if mp else None,
                 )
@@ -139,13 +157,16 @@ def _pairs(
 
 def _teams(view: SectionView, contestants: list[dict[str, Any]]) -> tuple[Entrant, ...]:
     by_number = {int(c["number"]): c for c in contestants}
+    ranked = [
+        (ts.rank, _competing(by_number.get(int(str(ts.record.team))))) for ts in view.team_standings
+    ]
     out = []
-    for ts in view.team_standings:
+    for ts, placed in zip(view.team_standings, competing_places(ranked), strict=True):
         team = int(str(ts.record.team))
         c = by_number.get(team)
         name = (c or {}).get("name") or ""
         vp = display(Fraction(ts.record.vp), 2)
-        out.append(Entrant(str(team), "", _players(c), place(ts.rank), vp, None, name))
+        out.append(Entrant(str(team), "", _players(c), placed, vp, None, name))
     return tuple(out)
 
 

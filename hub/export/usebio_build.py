@@ -50,7 +50,7 @@ def entrant_element(e: Entrant, teams: bool) -> ET.Element:
         _add(el, "DIRECTION", e.direction)
     _add(el, "TOTAL_SCORE", e.total)
     _maybe(el, "PERCENTAGE", e.percentage)
-    _add(el, "PLACE", e.place)
+    _maybe(el, "PLACE", e.place)  # none for a pair or team not competing (D16)
     for p in e.players:
         el.append(player_element(p))
     return el

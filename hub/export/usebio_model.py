@@ -58,12 +58,13 @@ class Player:
 @dataclass(frozen=True, slots=True)
 class Entrant:
     """A ``PAIR`` (or a ``TEAM``, with its ``name``): number as the file writes it ("2NS",
-    "7"), direction ("NS", "EW" or "" where pairs move), place, totals."""
+    "7"), direction ("NS", "EW" or "" where pairs move), place (None: not competing,
+    decisions D16), totals."""
 
     number: str
     direction: str
     players: tuple[Player, ...]
-    place: int
+    place: int | None
     total: str
     percentage: str | None = None
     name: str | None = None

@@ -12,8 +12,13 @@ from hub.live.supervisor import Supervisor
 
 
 def devices_read(
-    gateway: TerminalGateway, displays: list[ClockDriver], supervisor: Supervisor, now: float
+    gateway: TerminalGateway,
+    displays: list[ClockDriver],
+    supervisor: Supervisor,
+    now: float,
+    silent: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
+    """``silent``: the tables silent now, with what each waits for ([LIVENESS])."""
     clocks = [
         {
             "url": d.url,
@@ -23,4 +28,5 @@ def devices_read(
         }
         for d in displays
     ]
-    return {**gateway.devices(now), "clocks": clocks, "tasks": supervisor.report()}
+    devices = {**gateway.devices(now), "clocks": clocks, "tasks": supervisor.report()}
+    return devices | {"silent_tables": silent or []}

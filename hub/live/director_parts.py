@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from hub.api.feed import Feed
 from hub.live.alerts import Alerts
 from hub.live.clock_log import ClockLog
+from hub.live.draw_edit import DrawEdits
 from hub.live.gateway import TerminalGateway
 from hub.live.hand_record_commands import HandRecordCommands
 from hub.live.intake import Intake
@@ -22,6 +23,7 @@ from hub.live.td_pair_commands import PairCommands
 from hub.live.td_result_commands import ResultCommands
 from hub.live.td_room_commands import RoomCommands
 from hub.live.team_draws import TeamDraws
+from hub.live.team_withdrawal import TeamWithdrawal
 from hub.live.views import LiveViews
 from hub.store.store import Store
 
@@ -86,6 +88,8 @@ def director_commands(hub: Composed, stored: Stored) -> tuple[Commands, PairComm
         pairs,
         hands,
         draws,
+        TeamWithdrawal(draws),
+        DrawEdits(draws),
         sections=list(hub.rounds.sections),
     )
     hands.dispatch = commands.dispatch  # held leads that fit new hand records

@@ -41,6 +41,7 @@ class Seat:
     battery: int | None = None  # percent, from the terminal's status
     signal: int | None = None
     last_seen: float | None = None  # hub clock
+    progress_at: float | None = None  # its last request other than a battery report
     declared: str | None = None  # the serial of its HELLO (not trusted)
     assignment_lost: bool = False  # sent again at the terminal's next contact
     taken_from: tuple[str, int] | None = None  # the table another terminal took over

@@ -22,9 +22,11 @@ from hub.api import command_models as cm
 from hub.api.feed import Feed
 from hub.api.server import CommandError
 from hub.event.event_file import EventFile
+from hub.event.hand_record_tricks import double_dummy_tricks
 from hub.event.hand_records import HandRecordError, check_deals, read_hand_records
 from hub.event.result_key import KeyVerdict, check_key
 from hub.live.alerts import Alerts
+from hub.live.hand_record_fit import coverage_refusal, leads_refusal, span, stored_leads_fit
 from hub.live.intake import Intake
 from hub.live.scores import Scores
 from hub.store.board_deals import replace_hand_records
@@ -99,23 +101,36 @@ class HandRecordCommands:
         missing = [b for b in played if b not in deals]
         if played and len(missing) == len(played):
             raise CommandError(
-                f"the file holds boards {_span(sorted(deals))}; session {index + 1} plays boards "
-                f"{_span(played)}: none of them is in the file"
+                f"the file holds boards {span(sorted(deals))}; session {index + 1} plays boards "
+                f"{span(played)}: none of them is in the file"
             )
+        fit = stored_leads_fit(deals, await asyncio.to_thread(self._stored, set(letters)))
+        if not args.force:  # G11: a wrong file never silently replaces the published deals
+            refused = coverage_refusal(sorted(deals), played, index + 1) or leads_refusal(fit)
+            if refused is not None:
+                log.warning("hand records refused: %s", refused)
+                raise CommandError(refused)
         old = dict(self.intake.deals)
+        tricks = await asyncio.to_thread(double_dummy_tricks, args.pbn)  # not solved again
         await asyncio.to_thread(
-            replace_hand_records, self.store, self.event_id, index, deals, actor
+            replace_hand_records, self.store, self.event_id, index, deals, actor, tricks
         )
         new = {(x, b): d for x in letters for b, d in deals.items()}
         kept = {k: d for k, d in self.intake.deals.items() if k[0] not in letters}
         self.intake.load(list(self.intake.live.values()), kept | new)
         for letter in letters:  # the leads are checked against the new file from now on
             self.intake.hand_check.reset(letter)
-        self._solve_again(new)
+        self._solve_again(new, {(x, b): d for x in letters for b, d in tricks.items()})
         accepted, still = await self._recheck(set(letters), old, new, actor)
         text = (
             f"hand records of session {index + 1} replaced ({len(deals)} boards)"
-            + (f"; boards {_span(missing)} are not in the file" if missing else "")
+            + (f"; boards {span(missing)} are not in the file" if missing else "")
+            + (
+                f"; loaded with force: {fit.misfits} of {fit.checked} stored opening leads "
+                "are not in the leader's hand by it"
+                if fit.misfits
+                else ""
+            )
             + f": {len(accepted)} result(s) held for their lead now fit and were accepted"
             + (f", {len(still)} still held (results {', '.join(map(str, still))})" if still else "")
         )
@@ -129,17 +144,26 @@ class HandRecordCommands:
             accepted=accepted,
             still_held=still,
         )
-        return {"boards": len(deals), "missing": missing, "accepted": accepted, "still_held": still}
+        return {
+            "boards": len(deals),
+            "missing": missing,
+            "accepted": accepted,
+            "still_held": still,
+            "leads": {"checked": fit.checked, "not_in_hand": fit.misfits},
+        }
 
-    def _solve_again(self, deals: dict[tuple[str, int], str]) -> None:
-        """The new deals' double dummy (in the background): for the suspicious-score check
-        and the tables' hand records (HAND_RECORD)."""
-        self.scores.deals_loaded += 1  # a solution of the old deals still running is dropped
+    def _solve_again(
+        self, deals: dict[tuple[str, int], str], tricks: dict[tuple[str, int], str]
+    ) -> None:
+        """The new deals' double dummy (in the background; the file's ``tricks`` where it
+        has them): for the suspicious-score check and the tables' hand records."""
+        for section in {s for s, _ in deals}:  # its old deals' solution still running stops
+            self.scores.deals_loaded[section] = self.scores.deals_loaded.get(section, 0) + 1
         limits = self.scores.suspicious.limits
         checked = limits is not None and limits.double_dummy is not None
         if not checked and not self.scores.travellers_shown:
             return
-        task = asyncio.ensure_future(self.scores.solve_deals(deals))
+        task = asyncio.ensure_future(self.scores.solve_deals(deals, tricks))
         self._solving.add(task)
         task.add_done_callback(self._solving.discard)
 
@@ -174,6 +198,11 @@ class HandRecordCommands:
             accepted.append(r.id)
         return accepted, still
 
+    def _stored(self, sections: set[str]) -> list[StoredResult]:
+        """The session's live and held results: their leads are the file's witnesses."""
+        live = [r for r in self.store.live_results(self.event_id) if r.section in sections]
+        return live + self._held(sections)
+
     def _held(self, sections: set[str]) -> list[StoredResult]:
         return [
             r
@@ -191,14 +220,3 @@ class HandRecordCommands:
             return False
         prior = self.intake.live.get(r.key)
         return prior is None or prior.same_result(r)
-
-
-def _span(boards: list[int]) -> str:
-    """``1-3, 7`` for [1, 2, 3, 7]."""
-    out: list[str] = []
-    for b in boards:
-        if out and out[-1].split("-")[-1] == str(b - 1):
-            out[-1] = f"{out[-1].split('-')[0]}-{b}"
-        else:
-            out.append(str(b))
-    return ", ".join(out)

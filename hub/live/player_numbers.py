@@ -65,7 +65,7 @@ class PlayerNumbers:
             view = tp.PlayerNameView(m.section, m.table, m.round, m.seat, m.number, "")
             self.gateway.player_name(seat, view)
             return
-        name, problem = await asyncio.to_thread(self._name, m.number)
+        name, problem = await asyncio.to_thread(self.member_name, m.number)
         if problem is not None and problem not in self._reported:  # told once
             self._reported.add(problem)
             log.warning("club roster: %s", problem)
@@ -86,9 +86,10 @@ class PlayerNumbers:
         self.gateway.player_name(seat, view)
 
     # -- worker thread -------------------------------------------------------------------
-    def _name(self, number: str) -> tuple[str | None, str | None]:
+    def member_name(self, number: str) -> tuple[str | None, str | None]:
         """The event's player with this number, else the club roster's member; and the
-        roster's problem, if it cannot be read."""
+        roster's problem, if it cannot be read (the director's pair commands use it too:
+        hub.live.member_names)."""
         for c in self.store.contestants(self.event_id):
             for player in c["players"] or []:
                 if player.get("number") == number and player.get("name"):

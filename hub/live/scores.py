@@ -14,12 +14,13 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from hub.api.feed import Feed
-from hub.event.double_dummy import double_dummy
+from hub.event.double_dummy import DoubleDummy
 from hub.event.event_file import EventFile
 from hub.live.gateway import TerminalGateway
+from hub.live.hand_record_solver import HandRecordSolver
 from hub.live.intake import Intake
-from hub.live.port_views import HandView
 from hub.live.suspicious_scores import SuspiciousScores
+from hub.live.table_hands import TableHands
 from hub.live.team_matches import round_matches, table_match
 from hub.live.team_tables import TeamTables, rankings_hidden
 from hub.live.views import LiveViews
@@ -63,9 +64,11 @@ class Scores:
         # one): withheld standings may now go out (publication's ``publish_if_clear``)
         self.on_flags_changed: Callable[[str], Awaitable[None]] | None = None
         self._checks: set[asyncio.Task[None]] = set()
-        self.deals_loaded = 0  # hand records loaded by the director: older solutions are stale
+        # hand records loaded by the director, by section: its older solutions are stale
+        self.deals_loaded: dict[str, int] = {}
         self._waiting: list[StoredResult] | None = None  # accepted while loading (warm start)
-        self.hands: dict[tuple[str, int], HandView] = {}  # solved hand records (section, board)
+        self.hands = TableHands(gateway)  # the hand records known, the tables owed one
+        self.solver = HandRecordSolver(self.hands, self._deal_known)
         # a team match's other room and running score (issue 16 [TEAMS])
         self.team_tables = TeamTables(
             event, views, lambda s: self.intake.movements.get(s), gateway, current_round
@@ -136,9 +139,8 @@ class Scores:
             view = self.views.traveller(stored.section, stored.board, stored.table, stored.round)
             if view is not None:
                 self.gateway.show_result(stored.section, stored.table, view)
-                hand = self.hands.get(key)  # what was makeable, once the table has played it
-                if hand is not None:
-                    self.gateway.show_hand(stored.section, stored.table, hand)
+                # what was makeable, once the table has played it: now or once known
+                self.hands.played(stored.section, stored.board, stored.table)
         self.team_tables.result(stored.section, stored.table, stored.round, stored.board)
 
     def _flags_changed(self, section: str) -> None:
@@ -222,21 +224,21 @@ class Scores:
                     self.gateway.show_result(section, t, view)
         self.team_tables.board_changed(section, board)
 
-    async def solve_deals(self, deals: dict[tuple[str, int], str]) -> None:
-        """Double-dummy tables of the hand records by (section, board), one deal at a time
-        in a worker thread, each deal once; each board is checked again as its table arrives,
-        and its hand record goes to each table that plays it from then on."""
-        loaded = self.deals_loaded
-        for key in [k for k in self.hands if k[0] in {s for s, _ in deals}]:
-            del self.hands[key]  # the director's new hand records replace the section's
-        for (section, board), deal in sorted(deals.items()):
-            try:  # never two solutions at once, cached per deal and board (double_dummy)
-                dd = await asyncio.to_thread(double_dummy, deal, board)
-            except Exception:
-                log.exception("double dummy of board %d failed; its check is skipped", board)
-                continue
-            if loaded != self.deals_loaded:
-                return  # the director loaded other hand records meanwhile: they are solved
-            self.hands[(section, board)] = HandView.of(section, dd)
-            if self.suspicious.deal_solved(section, board, dict(dd.tricks)):
-                self.publish_flags(section, board)
+    async def solve_deals(
+        self, deals: dict[tuple[str, int], str], tricks: dict[tuple[str, int], str] | None = None
+    ) -> None:
+        """Double-dummy tables of the hand records by (section, board): the file's
+        ``tricks`` where it has them, the others solved one at a time on the solver's own
+        worker; each board is checked again as it is known, and its hand record goes to
+        each table that has played it and to each that plays it from then on."""
+        sections = {s for s, _ in deals}
+        loaded = {s: self.deals_loaded.get(s, 0) for s in sections}
+        self.hands.forget(sections)  # the director's new hand records replace
+        await self.solver.solve(
+            deals, tricks or {}, lambda s: loaded.get(s) == self.deals_loaded.get(s, 0)
+        )
+
+    def _deal_known(self, section: str, dd: DoubleDummy) -> None:
+        self.hands.known(section, dd)
+        if self.suspicious.deal_solved(section, dd.board, dict(dd.tricks)):
+            self.publish_flags(section, dd.board)

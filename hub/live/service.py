@@ -9,6 +9,7 @@ state, and every blocking store call runs in a worker thread.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from functools import partial
@@ -24,12 +25,14 @@ from hub.event.pair_labels import numbering
 from hub.live.alerts import Alerts
 from hub.live.audit_trail import AuditTrail
 from hub.live.base_station import BaseStationPort
+from hub.live.bye_warning import bye_warnings
 from hub.live.clock_log import ClockLog
 from hub.live.clock_ticker import ClockTicker
 from hub.live.closing import close_all
 from hub.live.devices import devices_read
 from hub.live.director_parts import director_commands
 from hub.live.gateway import TerminalGateway
+from hub.live.hand_record_solver import lines_open
 from hub.live.intake import Intake
 from hub.live.no_play import tell_again
 from hub.live.publication import Publication
@@ -37,6 +40,7 @@ from hub.live.round_setup import section_rounds
 from hub.live.rounds import Rounds, SectionRounds
 from hub.live.scores import Scores
 from hub.live.session_end import SessionEnd
+from hub.live.silent_tables import SilentTables
 from hub.live.slow_play_watch import SlowPlayWatch
 from hub.live.snapshot import Snapshots
 from hub.live.stored import Stored
@@ -50,6 +54,8 @@ from hub.web_terminal import web_terminals
 
 if TYPE_CHECKING:  # the browser terminals' server is imported only when there are some
     from hub.web_terminal.server import WebTerminals
+
+log = logging.getLogger(__name__)
 
 
 class HubService:
@@ -99,6 +105,11 @@ class HubService:
             station.set_numbering(numbering(stored.movements))
         self._compose(stored)
         tell_again(self.alerts, stored.no_plays)  # D21: a NO PLAY waiting for a score
+        try:  # a warning only: an odd movement it cannot read must not stop the start
+            for letter, text in bye_warnings(stored.event, stored.movements):  # [MENDS] #25
+                self.alerts.raise_(text, section=letter)
+        except Exception:
+            log.exception("foreseeing the byes")
         self.intake.load([], stored.deals)  # the live results: WarmStart.run, and priors
         self.rounds.final |= await self.session_end.load()  # ended before a restart
         played = stored.played()
@@ -195,6 +206,7 @@ class HubService:
         self.ticker = ClockTicker(
             self.rounds, self.gateway, self.displays, feed, clock, tick_s=self.tick_s
         )
+        self.silent = SilentTables(self.rounds, self.gateway, feed, self.alerts, clock)
         self.snapshots = Snapshots(
             self.store,
             self.event_id,
@@ -205,8 +217,10 @@ class HubService:
             self.suspicious,
             self.alerts,
             clock,
+            self.silent,
         )
         self.commands, self.pairs, self.draws = director_commands(self, stored)
+        self.pairs.member_name = self.requests.player_numbers.member_name  # the roster (G7)
         self.rounds.on_round_complete = self.draws.after(self.publication.round_complete)
         if self._api_at is not None:
             host, port = self._api_at
@@ -220,6 +234,7 @@ class HubService:
                 allow_remote_feed=self._remote_feed,
                 audit=self.audit,
                 requests=ResultRequests(self.store, self.event_id, lambda: self.feed.seq),
+                alert=self.alerts.raise_,  # lock-outs by wrong PINs ([MENDS] #25)
             )
 
     def _run_tasks(self, stored: Stored) -> None:
@@ -233,6 +248,7 @@ class HubService:
         sup.spawn("warm start", self.warm.run)
         sup.spawn("result writer", self.requests.writer.run)
         sup.spawn("round clock", self.ticker.run)
+        sup.spawn("silent tables", self.silent.run)
         sup.spawn("audit trail", self.audit.run)
         sup.spawn("team draws", partial(self.draws.after_start, self.warm.ready))
         sup.spawn("device register", self.requests.devices.run)
@@ -240,7 +256,9 @@ class HubService:
         checked = limits is not None and limits.double_dummy is not None
         solve = stored.deals if checked or self.scores.travellers_shown else {}  # + HAND_RECORD
         name = "double dummy" if solve else "publish settled rounds"
-        sup.spawn(name, partial(self.warm.settle, solve))
+        lines = [p.driver.connected for p in self.ports if isinstance(p, BaseStationPort)]
+        opened = partial(lines_open, lines)
+        sup.spawn(name, partial(self.warm.settle, solve, stored.tricks, opened))
 
     async def stop(self) -> None:
         """Stop serving; every driver is closed, whatever fails on the way (logged)."""
@@ -252,6 +270,8 @@ class HubService:
         if hasattr(self, "draws"):
             self.draws.cancel()
         await close_all(closing)
+        if hasattr(self, "scores"):  # its task stopped with the supervisor: no more solving
+            self.scores.solver.close()
 
     @property
     def session_done(self) -> asyncio.Event:
@@ -268,4 +288,5 @@ class HubService:
         return self.views.rows(section)
 
     def devices(self) -> dict[str, Any]:
-        return devices_read(self.gateway, self.displays, self.supervisor, self.clock())
+        now, silent = self.clock(), self.silent.rows()
+        return devices_read(self.gateway, self.displays, self.supervisor, now, silent)

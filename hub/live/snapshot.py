@@ -15,8 +15,10 @@ from hub.event.pair_labels import PairLabels
 from hub.live.alerts import Alerts
 from hub.live.clock_state import section_clock
 from hub.live.desk_lists import BoardDue, desk_lists, finished_boards
+from hub.live.pair_news import players_of, section_directory
 from hub.live.publication import Publication
 from hub.live.rounds import Rounds, SectionRounds
+from hub.live.silent_tables import SilentTables
 from hub.live.slow_play import minutes_off_pace
 from hub.live.suspicious_scores import SuspiciousScores
 from hub.live.team_matches import round_matches
@@ -57,6 +59,7 @@ class Snapshots:
         suspicious: SuspiciousScores,
         alerts: Alerts,
         clock: Callable[[], float],
+        silent: SilentTables | None = None,
     ) -> None:
         self.store = store
         self.event_id = event_id
@@ -67,13 +70,15 @@ class Snapshots:
         self.suspicious = suspicious
         self.alerts = alerts
         self.clock = clock
+        self.silent = silent
 
     async def build(self) -> dict[str, Any]:
         due = finished_boards(self.rounds)  # the boards of rounds that are over
         (held, not_played), calls, penalties = await asyncio.to_thread(self._stored, due)
+        players = await asyncio.to_thread(self.store.contestants, self.event_id)  # numbers too
         return {
             "event": self.event_name,
-            "sections": {letter: self.section(letter) for letter in self.rounds.sections},
+            "sections": {letter: self.section(letter, players) for letter in self.rounds.sections},
             "held": held,
             "not_played": not_played,
             "suspicious": [f.as_dict() for f in self.suspicious.all_flags()],
@@ -88,12 +93,15 @@ class Snapshots:
         desk = desk_lists(self.store, self.event_id, movements, due)
         return desk, self.store.td_calls(self.event_id), self.store.penalties(self.event_id)
 
-    def section(self, letter: str) -> dict[str, Any]:
+    def section(
+        self, letter: str, contestants: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         now = self.clock()
         state = self.rounds.sections[letter]
         behind = self.behind(letter, now)
         tables = [
-            {**t, "minutes_behind": behind.get(t["table"], 0.0)} for t in self.rounds.tables(letter)
+            {**t, "minutes_behind": behind.get(t["table"], 0.0), "silent": self._silent(letter, t)}
+            for t in self.rounds.tables(letter)
         ]
         labels = PairLabels.of(state.movement, letter)  # the room's numbers (NS 3, EW 3)
         return {
@@ -103,7 +111,9 @@ class Snapshots:
             **section_clock(self.rounds, letter, now),  # clock, between_rounds, final
             "tables": tables,
             "standings": label_rows(self.views.rows(letter), labels),
-            "pairs": labels.directory(self.views.names.get(letter, {})),
+            "pairs": section_directory(  # one label per pair, with the member numbers (G8)
+                labels, self.views.names.get(letter, {}), players_of(contestants or [], letter)
+            ),
             "unit": self.views.unit(letter),
             "kind": "teams" if self.views.unit(letter) == "VP" else "pairs",
             "published": self.publication.snapshot(letter),
@@ -114,6 +124,11 @@ class Snapshots:
             "matches_hidden": rankings_hidden(self.publication.event, state.movement, state.round),
             "draw": draw_state(state.movement.layout, waits_for_draw(state)),
         }
+
+    def _silent(self, letter: str, t: dict[str, Any]) -> str | None:
+        """What a silent table waits for ([LIVENESS]); None while it makes progress."""
+        found = self.silent.of(letter, t["table"]) if self.silent is not None else None
+        return found.waiting_for() if found is not None else None
 
     def behind(self, letter: str, now: float) -> dict[int, float]:
         """Minutes behind (+) or ahead (−) of an even pace of each table in the current

@@ -31,6 +31,8 @@ class Stored:
     valid_marks: list[tuple[object, ...]]
     no_plays: list[NoPlay] = field(default_factory=list)  # boards still waiting for a score
     keys: list[Key] = field(default_factory=list)  # of every live result
+    # (section, board): the double-dummy tricks the hand-record file carried (not solved)
+    tricks: dict[tuple[str, int], str] = field(default_factory=dict)
 
     def played(self) -> dict[str, frozenset[tuple[int, int, int]]]:
         """(table, round, board) of every live result, by section (the rounds resume)."""
@@ -77,4 +79,8 @@ class Stored:
             ],
             no_plays=waiting([n for n in recorded if n is not None], set(keys)),
             keys=keys,
+            tricks=section_deals(
+                event,
+                {s: store.hand_record_tricks(event_id, s) for s in range(len(event.sessions))},
+            ),
         )

@@ -116,6 +116,8 @@ class TableLogons:
             }
             self.audit.record(ev.serial, "takeover_pin_refused", detail)
             log.warning("%s: wrong director's PIN (%s)", ev.serial, detail)
+            if check.lockout and self.audit.alert is not None:  # the console is told
+                self.audit.alert(check.lockout_text(ev.serial, f"{ev.section}{ev.table}"))
         else:
             self.audit.tally(seat.serial, "takeover_pin_refused", check.verdict.name)
         return tp.Verdict.refused(tp.Reason.DIRECTOR_PIN, check.text())

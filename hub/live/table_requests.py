@@ -30,6 +30,7 @@ from hub.live.player_numbers import PlayerNumbers
 from hub.live.result_writer import ResultWriter
 from hub.live.rounds import Rounds
 from hub.live.scores import Scores
+from hub.live.silent_tables import assign_again
 from hub.live.store_faults import StoreFaults
 from hub.live.table_erasures import TableErasures
 from hub.live.table_logons import TableLogons, taken_over
@@ -143,6 +144,8 @@ class TableRequests:
     async def _request(self, ev: tp.Request) -> None:
         seat = self.gateway.seat(ev.ref)
         seat.last_seen = self.clock()
+        if not isinstance(ev, tp.DeviceStatus):  # a battery report is no progress (LIVENESS)
+            seat.progress_at = seat.last_seen
         if (
             seat.table is not None
             and not seat.online
@@ -154,11 +157,7 @@ class TableRequests:
             await self.logons.logon(seat, ev)
             return
         if seat.assignment_lost and seat.table is not None:  # its next contact: again
-            seat.assignment_lost = False
-            try:
-                self.rounds.assign(seat)
-            except Exception:  # the request is still answered
-                log.exception("sending %s its assignment again", seat.serial)
+            assign_again(self.rounds, seat)  # (the request is still answered)
         if isinstance(ev, AT_TABLE) and not self.intake.holds(ev.link, ev.section, ev.table):
             text, who = f"log on to table {ev.section}{ev.table} first", self._who(ev.ref)
             if seat.taken_from == (ev.section, ev.table):
@@ -189,6 +188,7 @@ class TableRequests:
             self.gateway.answer(ev, erased)
             return
         elif isinstance(ev, tp.ResultSubmission):
+            self.verifications.result_submitted(ev)
             self.writer.submit(seat.serial, ev)  # answered after its commit
             return
         elif isinstance(ev, tp.DirectorCall):
@@ -239,8 +239,7 @@ class TableRequests:
     def answer(self, s: tp.ResultSubmission, out: IntakeResult) -> None:
         """The writer's commit is durable (or the result was refused): the terminal's
         answer."""
-        if out.stored is not None:
-            self.verifications.result_stored(s)
+        self.verifications.result_answered(s, out.stored is not None, out.verdict)
         self.gateway.answer(s, out.verdict)
 
     async def _held(self, s: tp.ResultSubmission, stored: StoredResult, reason: str | None) -> None:

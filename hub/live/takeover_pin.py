@@ -36,6 +36,7 @@ class PinCheck:
     verdict: PinVerdict
     failures: int = 0  # the most failures counted against this terminal, its link or the room
     wait_s: float = 0.0  # how long until the next attempt is compared
+    lockout: str = ""  # this failure began a lock: "terminal" (its serial or link), "room"
 
     @property
     def ok(self) -> bool:
@@ -50,6 +51,22 @@ class PinCheck:
         if self.verdict is PinVerdict.WRONG:
             return "wrong director's PIN: ask the director"
         return ""
+
+    def lockout_text(self, serial: str, where: str) -> str:
+        """The director's alert when this failure began a lock ([MENDS] #25): who, where,
+        for how long, and that the director's own ``allow_takeover`` still works."""
+        wait = f"{self.wait_s:.0f} s" if self.wait_s < 120 else f"{self.wait_s / 60:.0f} min"
+        if self.lockout == "room":
+            return (
+                f"{self.failures} wrong director's PINs from the room's terminals, the last from "
+                f"{serial} at table {where}: every takeover by PIN is locked for {wait} "
+                "(allow_takeover still works); if no one of yours typed them, someone is "
+                "guessing the PIN"
+            )
+        return (
+            f"{self.failures} wrong director's PINs from {serial} at table {where}: its "
+            f"takeovers by PIN are locked for {wait}"
+        )
 
 
 @dataclass
@@ -83,6 +100,7 @@ class TakeoverPins:
                 self._counts.pop(key, None)
             return PinCheck(PinVerdict.OK)
         self._forget(now)
+        lockout = ""
         for key, count in zip(keys, counts, strict=True):
             self._counts[key] = count  # kept only once it failed
             count.failures += 1
@@ -90,8 +108,9 @@ class TakeoverPins:
             limit = ROOM_LIMIT if key == ("room",) else LIMIT
             if count.failures >= limit:
                 count.until = now + min(CAP_S, BASE_S * 2 ** (count.failures - limit))
-        wait = max(c.until - now for c in counts)
-        return PinCheck(PinVerdict.WRONG, max(c.failures for c in counts), max(0.0, wait))
+                lockout = "room" if key == ("room",) else "terminal"  # the room's says more
+        wait = max(0.0, max(c.until - now for c in counts))
+        return PinCheck(PinVerdict.WRONG, max(c.failures for c in counts), wait, lockout)
 
     def _count(self, key: tuple[str, ...], now: float) -> _Count:
         """The key's failures (a fresh count, not yet kept, when it has none or they are

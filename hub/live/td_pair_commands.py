@@ -31,9 +31,10 @@ from hub.event.movement.build import build_movement
 from hub.event.movement.csv_format import parse_movement
 from hub.event.movement.model import Movement, MovementError
 from hub.event.pair_labels import PairLabels, numbering
+from hub.live.member_names import MemberName, named_players
+from hub.live.pair_news import tell_pairs_changed, tell_table
 from hub.live.rounds import Rounds
 from hub.live.stored import Stored
-from hub.live.terminal_port import PlayerNameView
 from hub.live.views import LiveViews
 from hub.live.views.pairs import PairsLive
 from hub.standings.rows import names_of
@@ -63,6 +64,7 @@ class PairCommands:
         self.rounds = rounds
         self.views = views
         self.gateway, self.feed = rounds.gateway, rounds.feed
+        self.member_name: MemberName | None = None  # a member number's name (the roster's)
 
     # -- the commands ------------------------------------------------------------------------
     def _pairs_section(self, section: str) -> None:
@@ -82,8 +84,8 @@ class PairCommands:
         changed = self._changed(lambda: with_late_pair(current, section, first, pair))
         if await self._players(section, pair) is not None:
             raise CommandError(f"section {section} already has a pair {pair}")
-        players = [p.model_dump(exclude_none=True) for p in args.players]
-        await self._apply(section, first, changed, actor, "add_pair", pair)
+        players = await self._named(args.players)
+        await self._apply(section, first, changed, actor, "add_pair", pair, tell=False)
         await self._store(
             self.store.set_players,
             self.event_id,
@@ -96,7 +98,8 @@ class PairCommands:
             detail={"from_round": first},
         )
         players_now = await self._refresh_names(section)
-        self._tell_table(section, pair, players_now.get(pair, []))
+        self._table_told(section, pair, players_now.get(pair, []))
+        await self._tell(section, action="add_pair", pair=pair, from_round=first)  # named
         tables = [
             {"round": r.round, "table": r.table}
             for r in changed.rows
@@ -106,6 +109,7 @@ class PairCommands:
             "pair": pair,
             "label": PairLabels.of(changed, section).label(pair),
             "tables": tables,
+            "players": players_now.get(pair, []),
         }
 
     async def cmd_withdraw_pair(self, args: pm.WithdrawPair, actor: str) -> Args:
@@ -149,11 +153,17 @@ class PairCommands:
         return {"pair": pair, "players": players}
 
     async def cmd_edit_pair(self, args: pm.EditPair, actor: str) -> Args:
-        players = [p.model_dump(exclude_none=True) for p in args.players]
+        players = await self._named(args.players)
         await self._names(args.section, args.pair, players, "pair_edited", actor, {})
         return {"pair": args.pair, "players": players}
 
     # -- the steps ----------------------------------------------------------------------------
+    async def _named(self, given: list[pm.PlayerArg]) -> list[dict[str, Any]]:
+        """The players, a member number alone named from the event or the club roster."""
+        return await named_players(
+            [p.model_dump(exclude_none=True) for p in given], self.member_name
+        )
+
     def _movement(self, section: str) -> Movement:
         return self.movements[section]
 
@@ -181,7 +191,14 @@ class PairCommands:
             raise CommandError(str(e)) from None
 
     async def _apply(
-        self, section: str, first: int, changed: Movement, actor: str, action: str, pair: int | None
+        self,
+        section: str,
+        first: int,
+        changed: Movement,
+        actor: str,
+        action: str,
+        pair: int | None,
+        tell: bool = True,
     ) -> None:
         """Store the section's movement from ``first`` on and make the room follow it.
         Refused for a round already over, or a changed table-round with a result."""
@@ -216,8 +233,14 @@ class PairCommands:
                 renumber(numbering(self.movements))
         played = frozenset((r.table, r.round, r.board) for r in live)
         await self.rounds.change_movement(section, stored, played)
-        self.feed.publish(
-            "pairs_changed", section=section, action=action, pair=pair, from_round=first
+        if tell:
+            await self._tell(section, action=action, pair=pair, from_round=first)
+
+    async def _tell(self, section: str, **fields: Any) -> None:
+        """``pairs_changed`` with the section's new directory (labels, names, numbers)."""
+        movement, rnd = self._movement(section), self.rounds.current(section)
+        await tell_pairs_changed(
+            self.feed, self.store, self.event_id, movement, section, rnd, **fields
         )
 
     async def _rescore(self, section: str, movement: Movement) -> None:
@@ -254,8 +277,8 @@ class PairCommands:
             detail=detail,
         )
         players_now = await self._refresh_names(section)
-        self._tell_table(section, pair, players_now.get(pair, []))
-        self.feed.publish("pairs_changed", section=section, action=action, pair=pair)
+        self._table_told(section, pair, players_now.get(pair, []))
+        await self._tell(section, action=action, pair=pair)
 
     async def _refresh_names(self, section: str) -> dict[int, list[dict[str, str]]]:
         """Names from the store to the standings; the section's players by pair."""
@@ -263,28 +286,7 @@ class PairCommands:
         self.views.set_names(section, names_of(rows))
         return {int(c["number"]): list(c["players"] or []) for c in rows}
 
-    def _tell_table(self, section: str, pair: int, players: list[dict[str, str]]) -> None:
+    def _table_told(self, section: str, pair: int, players: list[dict[str, str]]) -> None:
         """The pair's players' names to the terminal of the table it plays at now."""
-        rnd = self.rounds.current(section)
-        row = next(
-            (
-                r
-                for r in self._movement(section).round_rows(rnd, section)
-                if pair in (r.ns_pair, r.ew_pair)
-            ),
-            None,
-        )
-        if row is None:
-            return
-        seats = (0, 2) if row.ns_pair == pair else (1, 3)
-        for seat in self.gateway.at_table(section, row.table):
-            for place, player in zip(seats, players, strict=False):
-                view = PlayerNameView(
-                    section,
-                    row.table,
-                    rnd,
-                    place,
-                    player.get("number") or "",
-                    player.get("name") or "",
-                )
-                self.gateway.player_name(seat, view)
+        rnd, movement = self.rounds.current(section), self._movement(section)
+        tell_table(self.gateway, movement, rnd, section, pair, players)

@@ -19,7 +19,7 @@ from hub.api import command_models as cm
 from hub.api import desk_models as dm
 from hub.api.feed import Feed
 from hub.api.server import CommandError
-from hub.event.double_dummy import HandRecordError, double_dummy
+from hub.event.double_dummy import HandRecordError
 from hub.live import round_controller as rc
 from hub.live.desk_entries import DeskRefusal, desk_entry, where
 from hub.live.gateway import TerminalGateway
@@ -80,7 +80,10 @@ class ResultCommands:
         except StoreError as e:
             raise CommandError(str(e)) from None
         assert stored is not None
-        self.feed.publish("held_accepted", result=result, board=stored.board)
+        self.feed.publish(  # where it was played too: the Room counts its board done
+            "held_accepted", result=result, board=stored.board, section=stored.section,
+            table=stored.table, round=stored.round,
+        )  # fmt: skip
         await self.changed(
             stored.section, stored.board, "accepted_held", stored.table, stored.round, True
         )
@@ -237,13 +240,17 @@ class ResultCommands:
         }
 
     async def _double_dummy(self, section: str, board: int) -> dict[str, Any] | None:
-        """The board's makeable contracts and par from its hand record, solved in a worker
-        thread (decisions D17; cached per deal); None without a hand record or endplay."""
+        """The board's makeable contracts and par from its hand record: the file's or the
+        hub's solution, else solved on the hand records' worker (decisions D17; cached per
+        deal); None without a hand record or endplay."""
         deal = self.scores.intake.deals.get((section, board))
         if deal is None:
             return None
+        known = self.scores.hands.solutions.get((section, board))  # the file's, or solved
+        if known is not None and known.deal == deal:
+            return known.as_dict()
         try:
-            return (await asyncio.to_thread(double_dummy, deal, board)).as_dict()
+            return (await self.scores.solver.solution(deal, board)).as_dict()
         except HandRecordError as e:
             log.warning("board %d's traveller has no double dummy: %s", board, e)
         except Exception:  # the traveller goes out without it whatever DDS makes of the deal

@@ -1,6 +1,7 @@
 """The draws of team sections drawn while the event runs (decisions D19): the next round's
 draw is held as a proposal once the round it is drawn from is over; the director reviews
-and publishes it (``draw_show``, ``draw_publish``), or the event publishes it at once.
+and publishes it (``draw_show``, ``draw_publish``; edited first: ``hub.live.draw_edit``),
+or the event publishes it at once.
 Publishing appends the round to the movement in the store (earlier rounds untouched),
 audited with the draw and its lot seed, and every table of the section is told its next
 assignment.
@@ -14,10 +15,9 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
-from hub.api.draw_models import DrawPublish, DrawShow, WithdrawTeam
+from hub.api.draw_models import DrawPublish, DrawShow
 from hub.api.feed import Feed
 from hub.api.server import CommandError
 from hub.event.event_file import EventFile
@@ -60,6 +60,7 @@ class TeamDraws:
             s: spec for s in movements if (spec := draw_spec(event, s)) is not None
         }
         self.proposals: dict[str, Draw] = {}
+        self.bases: dict[str, Draw] = {}  # an edited proposal's draw as the hub made it
         self._seeds: dict[tuple[str, int], int] = {}  # a lot seed drawn once per round
         self._publishing = asyncio.Lock()  # one change of a movement at a time
         self._offering = asyncio.Lock()  # one draw worked out and offered at a time
@@ -178,9 +179,15 @@ class TeamDraws:
 
     # -- the director ------------------------------------------------------------------------
     async def cmd_draw_show(self, args: DrawShow, actor: str) -> dict[str, Any]:
-        draw = await self._draw_or_refuse(args.section)
-        self.proposals[args.section] = draw
-        return self.shown(draw, args.section)
+        """The draw as the standings give it now, or the director's edit of that draw."""
+        section = args.section
+        draw = await self._draw_or_refuse(section)
+        edited = self.proposals.get(section) if self.bases.get(section) == draw else None
+        if edited is not None:
+            return self.shown(edited, section) | {"edited": True}
+        self.bases.pop(section, None)  # the standings changed: the edit is gone
+        self.proposals[section] = draw
+        return self.shown(draw, section)
 
     async def cmd_draw_publish(self, args: DrawPublish, actor: str) -> dict[str, Any]:
         section = args.section
@@ -190,46 +197,16 @@ class TeamDraws:
                 f"section {section}: round {args.round} cannot be published: the next "
                 f"round to draw is {draw.round}"
             )
-        shown = self.proposals.get(section)
-        if shown is not None and shown != draw:
+        shown, base = self.proposals.get(section), self.bases.pop(section, None)
+        if base is not None and base == draw and shown is not None:
+            draw = shown  # the director's edit (hub.live.draw_edit), of the draw still made
+        elif shown is not None and shown != draw:
             self.proposals[section] = draw
             raise CommandError(
                 f"section {section}: round {draw.round}'s draw changed since it was shown "
                 "(a score changed): review it again (draw_show), then publish"
             )
         return await self.publish(section, draw, actor)
-
-    async def cmd_withdraw_team(self, args: WithdrawTeam, actor: str) -> dict[str, Any]:
-        """The team is left out of the draws from the first round not yet published."""
-        section, team = args.section, args.team
-        if team not in {t.number for t in self._spec(section).teams}:
-            raise CommandError(f"section {section} has no team {team}")
-        async with self._publishing:
-            movement = self.movements[section]
-            first = movement.layout.drawn + 1
-            if not movement.layout.plays(team, first):
-                raise CommandError(f"team {team} of section {section} has already withdrawn")
-            if first > movement.rounds:
-                raise CommandError(f"section {section}: every round is drawn already")
-            withdrawn = (*movement.layout.withdrawn, (team, first))
-            changed = replace(movement, layout=replace(movement.layout, withdrawn=withdrawn))
-            detail = {"team": team, "from_round": first}
-            stored = await asyncio.to_thread(
-                self.store.replace_movement_from_round,
-                self.event_id, section, first, changed, actor, "team_withdrawn", detail,
-            )  # fmt: skip
-            self._follow(section, stored)
-        self.proposals.pop(section, None)  # a draw shown before is drawn again without it
-        self.feed.publish("pairs_changed", section=section, action="withdraw_team", pair=team)
-        await self.round_complete(section, first - 1)
-        controller = self.rounds.controller(section)
-        seated = [  # published rounds not over where it still has a match: the TD scores them
-            r.round
-            for r in stored.rows
-            if r.section == section and team in (r.ns_pair, r.ew_pair)
-            and not controller.is_complete(r.round)
-        ]  # fmt: skip
-        return detail | {"still_drawn": sorted(set(seated))}
 
     def _follow(self, section: str, movement: Movement) -> None:
         """The hub's one map of movements, the live scores and the round state follow."""
@@ -269,6 +246,7 @@ class TeamDraws:
             if self.rounds.current(section) == draw.round and self.matches_changed is not None:
                 self.matches_changed(section)  # the round started: its matches, none played
             self.proposals.pop(section, None)
+            self.bases.pop(section, None)
             self.feed.publish("draw_published", **shown)
             log.info("section %s: round %d drawn and published by %s", section, draw.round, actor)
             return shown

@@ -104,12 +104,20 @@ class WarmStart:
         self.ready.set()
         log.info("live scores loaded: %d results", len(live))
 
-    async def settle(self, deals: dict[tuple[str, int], str]) -> None:
-        """Once ready: the deals' double dummy first (a round withheld since a restart is
-        checked in full), then the rounds that ended before the restart are published."""
+    async def settle(
+        self,
+        deals: dict[tuple[str, int], str],
+        tricks: dict[tuple[str, int], str] | None = None,
+        lines_open: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """Once ready and the lines are open: the deals' double dummy first (the file's
+        ``tricks`` where it has them; a round withheld since a restart is checked in full),
+        then the rounds that ended before the restart are published."""
         await self.ready.wait()
         if deals:
-            await self.scores.solve_deals(deals)
+            if lines_open is not None:
+                await lines_open()
+            await self.scores.solve_deals(deals, tricks)
         await self.publication.publish_settled()
 
     def after(self, job: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:

@@ -29,6 +29,8 @@ from hub.report.model import (
     SectionReport,
     TravellerRow,
 )
+from hub.report.team_build import team_parts, vp_text, with_board_imps
+from hub.report.team_results import section_team_results
 from hub.report.words import words as words_of
 from hub.standings.left_out import usable_lines
 from hub.standings.rebuild import SectionView, rebuild, traveller_line
@@ -68,12 +70,40 @@ def build_report(
         label = labeller(letter, view.movement, w)
         results = store.live_results(event_id, letter)
         section = _section(view, results, names, label, w, teams)
+        if teams:
+            section = _with_matches(section, store, event_id, view, names, w)
         boards = {b: d for (sec, b), d in deals.items() if sec == letter}
         sections.append(with_hands(section, boards, double_dummy))
     session = event.sessions[0]
     when = session.date.isoformat() if session.date else ""
     subtitle = " · ".join(x for x in (session.name, when, event.event.venue or "") if x)
     return ReportModel(event.event.name, subtitle, lang, w, imps, teams, tuple(sections))
+
+
+def _with_matches(
+    section: SectionReport,
+    store: Store,
+    event_id: int,
+    view: SectionView,
+    names: Mapping[int, str],
+    w: Mapping[str, str],
+) -> SectionReport:
+    """A teams section with its matches, byes, team cards, cross-table and the IMPs of
+    each traveller line (issue [MENDS] #25), scored as the standings are."""
+    results = section_team_results(store, event_id, view.section, view.movement)
+    players = {
+        int(c["number"]): ", ".join(p["name"] for p in c.get("players") or [] if p.get("name"))
+        for c in store.contestants(event_id, view.section)
+    }
+    parts = team_parts(results, view.team_standings, names, players, w)
+    return replace(
+        section,
+        travellers=with_board_imps(section.travellers, results),
+        matches=parts.matches,
+        byes=parts.byes,
+        team_cards=parts.cards,
+        cross_table=parts.cross_table,
+    )
 
 
 def with_hands(
@@ -172,7 +202,7 @@ def _team_ranking(
         r = ts.record
         team = int(str(r.team))
         imps = cells.signed_text(Fraction(r.imps_won - r.imps_lost))
-        vp = cells.number_text(Fraction(r.vp))
+        vp = vp_text(Fraction(r.vp))  # two decimals, as the cards and the screens
         rows.append(RankingRow(ts.rank, team, str(team), names.get(team, ""), vp, imps, 0))
     return (RankingGroup("", tuple(rows)),)
 

@@ -10,10 +10,11 @@ results pages as static HTML (``web/``) for the club's website.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 
 from hub.report.build import build_report
-from hub.report.model import ReportModel
+from hub.report.model import ReportModel, SectionReport
 from hub.report.render import PdfUnavailable, html_to_pdf, render_html
 from hub.store.exchange import backup_json, export_bws, write_travellers
 from hub.store.store import Store
@@ -23,7 +24,7 @@ log = logging.getLogger(__name__)
 
 def standings_text(model: ReportModel) -> str:
     """The ranking of every section as plain text: place, pair (team), names, total,
-    points."""
+    points; a teams section's matches after it."""
     w = model.words
     total_word = w["vps"] if model.teams else (w["imps"] if model.imps else w["percent"])
     points_word = w["imps"] if model.teams else ("" if model.imps else w["matchpoints"])
@@ -41,7 +42,24 @@ def standings_text(model: ReportModel) -> str:
                 points = r.points if (model.teams or not model.imps) else ""
                 out.append(f"{r.rank:>6}  {r.label:<6} {r.names:<40} {r.total:>8}  {points}")
             out.append("")
+        out += _match_lines(s, w)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _match_lines(s: SectionReport, w: Mapping[str, str]) -> list[str]:
+    """A teams section's matches round by round ("Round 3: 8 Hawks 39 – 11 3 Foxes, 18.73
+    – 1.27") and byes, after its ranking (issue [MENDS] #25)."""
+    if not s.matches and not s.byes:
+        return []
+    out = [f"{w['matches']} · {w['section']} {s.letter}"]
+    for rnd in sorted({m.round for m in s.matches} | {b.round for b in s.byes}):
+        for m in (m for m in s.matches if m.round == rnd):
+            imps = f" {m.home_imps} – {m.away_imps} " if m.home_imps else " – "
+            vps = f", {m.home_vp} – {m.away_vp}" if m.home_vp else ""
+            out.append(f"  {w['round']} {rnd}: {m.home_label}{imps}{m.away_label}{vps}")
+        for b in (b for b in s.byes if b.round == rnd):
+            out.append(f"  {w['round']} {rnd}: {b.label} {w['bye']}, {b.vp}")
+    return [*out, ""]
 
 
 def write_final_outputs(

@@ -11,12 +11,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from hub.report.hands import Hands
+from hub.report.team_model import ByeLine, CrossTable, MatchLine, TeamCard
 
 
 @dataclass(frozen=True, slots=True)
 class RankingRow:
     """One line of the ranking: place ("3=" when shared), the pair's label and names, its
-    total (percent at MP, IMPs or VPs) and its points out of the top ("7.5 / 12")."""
+    total (percent at MP, IMPs or VPs) and its points out of the top ("7.5 / 12");
+    ``section``, in a ranking of every section (the web pages' overall one), the row's
+    section letter, so its label links to the right card."""
 
     rank: str
     pair: int
@@ -25,6 +28,7 @@ class RankingRow:
     total: str
     points: str
     boards: int
+    section: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +103,19 @@ class ScoreCard:
 
 @dataclass(frozen=True, slots=True)
 class SectionReport:
-    """One section: its ranking, its travellers and its pairs' score cards."""
+    """One section: its ranking, its travellers and its pairs' score cards; a teams
+    section also its matches round by round, its byes, its team cards and its cross-table
+    (``hub/report/team_model.py``)."""
 
     letter: str
     movement: str
     rankings: tuple[RankingGroup, ...]
     travellers: tuple[BoardTraveller, ...]
     cards: tuple[ScoreCard, ...]
+    matches: tuple[MatchLine, ...] = ()
+    byes: tuple[ByeLine, ...] = ()
+    team_cards: tuple[TeamCard, ...] = ()
+    cross_table: CrossTable | None = None
 
 
 @dataclass(frozen=True, slots=True)

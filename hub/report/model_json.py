@@ -18,6 +18,15 @@ from hub.report.model import (
     SectionReport,
     TravellerRow,
 )
+from hub.report.team_model import (
+    ByeLine,
+    CrossRow,
+    CrossTable,
+    MatchBoardRow,
+    MatchLine,
+    TeamCard,
+    TeamCardRow,
+)
 
 
 def model_to_json(model: ReportModel) -> dict[str, Any]:
@@ -45,6 +54,21 @@ def _traveller(d: dict[str, Any]) -> BoardTraveller:
     )
 
 
+def _match(d: dict[str, Any]) -> MatchLine:
+    return MatchLine(**{**d, "boards": tuple(MatchBoardRow(**b) for b in d["boards"])})
+
+
+def _team_card(d: dict[str, Any]) -> TeamCard:
+    return TeamCard(**{**d, "rows": tuple(TeamCardRow(**r) for r in d["rows"])})
+
+
+def _cross_table(d: dict[str, Any] | None) -> CrossTable | None:
+    if not d:
+        return None
+    rows = tuple(CrossRow(**{**r, "cells": tuple(r["cells"])}) for r in d["rows"])
+    return CrossTable(tuple(d["teams"]), rows)
+
+
 def _section(d: dict[str, Any]) -> SectionReport:
     return SectionReport(
         d["letter"],
@@ -57,6 +81,10 @@ def _section(d: dict[str, Any]) -> SectionReport:
         tuple(
             ScoreCard(**{**c, "rows": tuple(CardRow(**r) for r in c["rows"])}) for c in d["cards"]
         ),
+        tuple(_match(m) for m in d.get("matches") or ()),  # a hub before [MENDS] #25: none
+        tuple(ByeLine(**b) for b in d.get("byes") or ()),
+        tuple(_team_card(c) for c in d.get("team_cards") or ()),
+        _cross_table(d.get("cross_table")),
     )
 
 

@@ -15,6 +15,8 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from hub.report.model import ReportModel, SectionReport
+from hub.report.team_build import cross_table
+from hub.report.team_model import TeamCard
 from hub.store.store import Store
 
 
@@ -121,8 +123,10 @@ def section_releases(store: Store, event_id: int) -> dict[str, SectionRelease]:
 
 def released(model: ReportModel, releases: dict[str, SectionRelease]) -> ReportModel:
     """``model`` with only what may be shown: released travellers, score-card lines of
-    released boards (and sit-outs), and no ranking, place or total before a section is
-    complete (the pages take those from the published standings)."""
+    released boards (and sit-outs), the team matches whose boards are all released (with
+    their rounds' byes, the team cards' rows and the cross-table of those), and no
+    ranking, place or total before a section is complete (the pages take those from the
+    published standings)."""
     sections = []
     for s in model.sections:
         rel = releases.get(s.letter)
@@ -146,4 +150,28 @@ def _held_back(s: SectionReport, boards: frozenset[int]) -> SectionReport:
         )
         for c in s.cards
     )
-    return replace(s, rankings=(), travellers=travellers, cards=cards)
+    matches = tuple(m for m in s.matches if all(b.board in boards for b in m.boards))
+    shown = {(m.round, m.home) for m in matches} | {(m.round, m.away) for m in matches}
+    rounds = {m.round for m in matches} - {m.round for m in s.matches if m not in matches}
+    byes = tuple(b for b in s.byes if b.round in rounds)
+    team_cards = tuple(_team_card(c, shown, rounds) for c in s.team_cards)
+    names = {c.team: c.name for c in s.team_cards}
+    return replace(
+        s,
+        rankings=(),
+        travellers=travellers,
+        cards=cards,
+        matches=matches,
+        byes=byes,
+        team_cards=team_cards,
+        cross_table=cross_table(matches, sorted(names), names),
+    )
+
+
+def _team_card(c: TeamCard, shown: set[tuple[int, int]], rounds: set[int]) -> TeamCard:
+    """A team card with the rows of the matches shown and the byes of rounds shown, and no
+    place or total (those come with the published standings)."""
+    rows = tuple(
+        r for r in c.rows if (r.round, c.team) in shown or (not r.seats and r.round in rounds)
+    )
+    return replace(c, rank="", total="", imps="", other_vp="", rows=rows)

@@ -91,6 +91,12 @@ def usable_lines(
     return good, bad
 
 
+def board_plays(results: Sequence[R], line_of: Callable[[R], TravellerLine]) -> int:
+    """The results a board's scoring can use: its count toward the section's common top
+    (decisions D22)."""
+    return len(usable_lines(results, line_of)[0])
+
+
 def score_without_bad(
     board: int,
     results: Sequence[R],

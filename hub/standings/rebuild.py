@@ -12,14 +12,14 @@ from typing import Any
 
 from hub.event.event_file import EventFile, Scoring
 from hub.event.movement.model import Movement
-from hub.standings.left_out import LeftOut, score_without_bad, usable_lines
+from hub.standings.left_out import LeftOut, board_plays, score_without_bad, usable_lines
 from hub.standings.team_section import MatchKey, TeamSection, team_penalties, tie_rule
 from hub.store.store import LiveLine, Store, StoredResult
 from scoring.board import board_vulnerability
 from scoring.board_score import BoardScore
 from scoring.contract import Play, Seat, parse_contract
 from scoring.law77 import score_ns
-from scoring.methods import kind_of
+from scoring.methods import kind_of, section_rules
 from scoring.standings import Standing, Tally, standings_by_direction
 from scoring.team_standings import PlayedMatch, TeamStanding, team_standings
 from scoring.traveller import Artificial, Traveller, TravellerLine
@@ -79,10 +79,12 @@ def pairs_view(
 ) -> SectionView:
     """Every board scored from the lines it can use (F2: a pair-0 row or an unreadable
     line of an older store is left out and named, never an exception for the section)."""
-    rules = event.pairs_rules()
     by_board: dict[int, list[StoredResult | LiveLine]] = defaultdict(list)
     for r in results:
         by_board[r.board].append(r)
+    # every board to the section's common top (decisions D22)
+    plays = (board_plays(mine, traveller_line) for mine in by_board.values())
+    rules = section_rules(event.pairs_rules(), plays)
     scored: list[BoardScore] = []
     bad: list[LeftOut] = []
     for board, mine in sorted(by_board.items()):

@@ -281,6 +281,10 @@ class TeamSection:
             add(team, vp)
         for p in vp_pen:
             add(p.team, -p.amount)
+        for way in self.layout.three_ways if byes else ():  # its matches count in its
+            if self.event_round(way.round) <= reached:  # second round: its teams are in
+                for team in way.teams:  # the standings from its first ([MENDS] #25); a
+                    add(team, Fraction(0))  # draw lists its own teams
         return out  # a bye worth 0 VP still puts its team in the standings
 
     def byes(self, reached: int) -> list[tuple[int, int]]:

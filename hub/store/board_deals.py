@@ -14,10 +14,16 @@ from hub.store.store import Store
 
 
 def replace_hand_records(
-    store: Store, event_id: int, session: int, deals: Mapping[int, str], actor: str
+    store: Store,
+    event_id: int,
+    session: int,
+    deals: Mapping[int, str],
+    actor: str,
+    tricks: Mapping[int, str] | None = None,
 ) -> None:
     """Store ``deals`` (board → PBN deal) as session ``session``'s hand records (index from
-    0), audited as ``hand_records_loaded`` by ``actor``. Worker threads only."""
+    0), with the file's double-dummy ``tricks`` where it has them, audited as
+    ``hand_records_loaded`` by ``actor``. Worker threads only."""
     with Session(store.engine) as db, db.begin():
         db.execute(
             delete(t.BoardRecord).where(
@@ -25,7 +31,13 @@ def replace_hand_records(
             )
         )
         db.add_all(
-            t.BoardRecord(event_id=event_id, session=session, number=n, deal=d)
+            t.BoardRecord(
+                event_id=event_id,
+                session=session,
+                number=n,
+                deal=d,
+                tricks=(tricks or {}).get(n),
+            )
             for n, d in sorted(deals.items())
         )
         db.add(

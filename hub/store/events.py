@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from hub.event.event_diff import StoredSection, differences
 from hub.event.event_file import EventFile, EventFileError, parse_event
+from hub.event.hand_record_tricks import read_double_dummy_tricks
 from hub.event.hand_records import HandRecordError, read_hand_records
 from hub.event.movement.build import build_movement
 from hub.event.movement.check import check_movement
@@ -25,6 +26,7 @@ from hub.event.movement.model import (
     ThreeWay,
 )
 from hub.event.pair_labels import PairLabels, check_pairs
+from hub.event.roster_names import named, roster_names
 from hub.event.vp_table_file import anchor_vp_table
 from hub.store import schema as t
 from hub.store.part import StorePart
@@ -113,18 +115,20 @@ class EventStore(StorePart):
                     (at if i < 0 else f"{at}[{i}]", why)
                     for i, why in check_pairs(section.pairs, labels, movement.layout.kind.value)
                 ]
-        problems += roster_problems(event, base_dir)
+        names, unnamed = roster_names(event, base_dir)  # members given by number alone
+        problems += roster_problems(event, base_dir) + unnamed
         if problems:
             raise EventFileError(problems, source)
         deals: dict[int, dict[int, str]] = {}
+        tricks: dict[int, dict[int, str]] = {}  # the file's double dummy: not solved again
         for s_index, session in enumerate(event.sessions):
             if session.hand_records:
+                path = (base_dir or Path(".")) / session.hand_records
                 try:
-                    deals[s_index] = read_hand_records(
-                        (base_dir or Path(".")) / session.hand_records
-                    )
+                    deals[s_index] = read_hand_records(path)
                 except HandRecordError as e:  # named as every event-file error is
                     raise StoreError(f"{source}: sessions[{s_index}].hand_records: {e}") from None
+                tricks[s_index] = read_double_dummy_tricks(path)
         letters = [m[1] for m in movements]
         if len(letters) != len(set(letters)):
             raise StoreError("section letters must be unique across the event's sessions")
@@ -149,7 +153,13 @@ class EventStore(StorePart):
                 db.add_all(self._movement_records(ev.id, movement.rows))
             for s_index, session_deals in deals.items():
                 db.add_all(
-                    t.BoardRecord(event_id=ev.id, session=s_index, number=n, deal=d)
+                    t.BoardRecord(
+                        event_id=ev.id,
+                        session=s_index,
+                        number=n,
+                        deal=d,
+                        tricks=tricks.get(s_index, {}).get(n),
+                    )
                     for n, d in sorted(session_deals.items())
                 )
             for session in event.sessions:
@@ -163,7 +173,7 @@ class EventStore(StorePart):
                                 number=numbering[section.letter].internal(pair),
                                 name=None,
                                 not_competing=pair.not_competing,
-                                players=[p.model_dump(exclude_none=True) for p in pair.players],
+                                players=[named(p, names) for p in pair.players],
                             )
                         )
                     for team in section.teams:
@@ -175,7 +185,7 @@ class EventStore(StorePart):
                                 number=team.number,
                                 name=team.name,
                                 not_competing=team.not_competing,
-                                players=[p.model_dump(exclude_none=True) for p in team.players],
+                                players=[named(p, names) for p in team.players],
                             )
                         )
             db.add(
@@ -350,6 +360,21 @@ class EventStore(StorePart):
                 for n, d in db.execute(
                     select(t.BoardRecord.number, t.BoardRecord.deal).where(
                         t.BoardRecord.event_id == event_id, t.BoardRecord.session == session
+                    )
+                )
+            }
+
+    def hand_record_tricks(self, event_id: int, session: int = 0) -> dict[int, str]:
+        """The double-dummy tricks the session's hand-record file carried, by board
+        (``DoubleDummyTricks`` digits; boards without them are left out)."""
+        with Session(self.engine) as db:
+            return {
+                n: str(x)
+                for n, x in db.execute(
+                    select(t.BoardRecord.number, t.BoardRecord.tricks).where(
+                        t.BoardRecord.event_id == event_id,
+                        t.BoardRecord.session == session,
+                        t.BoardRecord.tricks.is_not(None),
                     )
                 )
             }

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import CursorResult, select, update
 from sqlalchemy.orm import Session
 
 from hub.store import schema as t
@@ -263,21 +263,35 @@ class RoomStore(StorePart):
     def decide_penalty(
         self, event_id: int, penalty_id: int, confirm: bool, actor: str, payer: str | None = None
     ) -> None:
+        """Confirm or waive a proposed penalty, once: one conditional update (``WHERE status
+        = 'proposed'``), so of two consoles deciding at once (PostgreSQL's READ COMMITTED
+        lets both read "proposed") only the first decides and the second is refused."""
+        status = "confirmed" if confirm else "waived"
         with Session(self.engine) as db, db.begin():
-            p = db.get(t.PenaltyRecord, penalty_id)
-            if p is None or p.event_id != event_id or p.status != "proposed":
-                raise StoreError(
-                    f"penalty {penalty_id} is not a proposed penalty of event {event_id}"
+            done = db.execute(
+                update(t.PenaltyRecord)
+                .where(
+                    t.PenaltyRecord.id == penalty_id,
+                    t.PenaltyRecord.event_id == event_id,
+                    t.PenaltyRecord.status == "proposed",
                 )
-            p.status = "confirmed" if confirm else "waived"
-            p.decided_at, p.decided_by = self.clock(), actor
-            p.payer = payer if confirm else None
+                .values(
+                    status=status,
+                    decided_at=self.clock(),
+                    decided_by=actor,
+                    payer=payer if confirm else None,
+                )
+                .execution_options(synchronize_session=False)
+            )
+            if cast(CursorResult[Any], done).rowcount != 1:
+                p = db.get(t.PenaltyRecord, penalty_id)
+                raise StoreError(_not_proposed(p, penalty_id, event_id))
             db.add(
                 t.AuditEntry(
                     event_id=event_id,
                     at=self.clock(),
                     actor=actor,
-                    action="penalty_" + p.status,
+                    action="penalty_" + status,
                     detail={"penalty": penalty_id, "payer": payer},
                 )
             )
@@ -305,3 +319,10 @@ class RoomStore(StorePart):
                     .order_by(t.PenaltyRecord.id)
                 )
             ]
+
+
+def _not_proposed(p: t.PenaltyRecord | None, penalty_id: int, event_id: int) -> str:
+    """Why a penalty cannot be decided: none such here, or decided already (by whom)."""
+    if p is None or p.event_id != event_id or p.status == "proposed":
+        return f"penalty {penalty_id} is not a proposed penalty of event {event_id}"
+    return f"penalty {penalty_id} was already {p.status} by {p.decided_by or 'the director'}"

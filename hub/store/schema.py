@@ -186,7 +186,8 @@ class PenaltyRecord(Base):
 
 
 class BoardRecord(Base):
-    """A session's hand record: the deal of each board (PBN, from the event's file)."""
+    """A session's hand record: the deal of each board (PBN, from the event's file), and
+    its double-dummy tricks when the file has them."""
 
     __tablename__ = "boards"
     id: Mapped[int] = mapped_column(ID, primary_key=True)
@@ -194,6 +195,8 @@ class BoardRecord(Base):
     session: Mapped[int] = mapped_column(Integer)
     number: Mapped[int] = mapped_column(Integer)
     deal: Mapped[str] = mapped_column(String(80))
+    # the file's DoubleDummyTricks (20 hex digits), when it carries them: not solved again
+    tricks: Mapped[str | None] = mapped_column(String(20), nullable=True)
     __table_args__ = (UniqueConstraint("event_id", "session", "number"),)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from hub.report import cells
 from hub.report.model import RankingGroup, RankingRow, ReportModel, ScoreCard, SectionReport
+from hub.report.team_model import TeamCard
 from hub.report.words import words as words_of
 from hub.result_screen.state import ScreenState, SectionFeed
 from hub.standings.places import overall_ranking
@@ -84,7 +85,7 @@ def overall_group(feeds: list[SectionFeed], w: Mapping[str, str]) -> RankingGrou
     rows = []
     for p in ranked:
         label = f"{p.section}{cells.label_in(str(p.row.get('label') or p.row['pair']), w)}"
-        rows.append(replace(_row(p.row, w, label), rank=p.rank))
+        rows.append(replace(_row(p.row, w, label), rank=p.rank, section=p.section))
     return RankingGroup("", tuple(rows))
 
 
@@ -97,6 +98,19 @@ def _cards(s: SectionReport, sec: SectionFeed | None, complete: bool) -> tuple[S
     out = []
     for c in s.cards:
         row = by_pair.get(c.pair)
+        out.append(replace(c, rank=row["rank"], total=row["text"]) if row else c)
+    return tuple(out)
+
+
+def _team_cards(s: SectionReport, sec: SectionFeed | None, complete: bool) -> tuple[TeamCard, ...]:
+    """The team cards with their place and total from the published standings, as
+    ``_cards`` gives the pairs' (none while the ranking is hidden)."""
+    if complete or sec is None or sec.hidden:
+        return s.team_cards
+    by_team = {int(r.get("team", r.get("pair", 0))): r for r in sec.rows}
+    out = []
+    for c in s.team_cards:
+        row = by_team.get(c.team)
         out.append(replace(c, rank=row["rank"], total=row["text"]) if row else c)
     return tuple(out)
 
@@ -125,6 +139,8 @@ def live_view(
         groups = published_groups(sec, w) if sec is not None else ()
         note = section_note(sec, ww) if sec is not None else ""
         cards = _cards(s, sec, bool(complete.get(s.letter)))
-        pages.append(SectionPage(s.letter, groups, note, s.travellers, cards))
+        team_cards = _team_cards(s, sec, bool(complete.get(s.letter)))
+        parts = (s.matches, s.byes, team_cards, s.cross_table)  # as the hub released them
+        pages.append(SectionPage(s.letter, groups, note, s.travellers, cards, *parts))
     feeds = [state.sections[k] for k in sorted(state.sections)]
     return ResultsView(model, tuple(pages), overall_group(feeds, w), version)

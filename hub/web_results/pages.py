@@ -6,55 +6,16 @@ relative names (``board-A-3.html``), so the same pages work served and as files.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from hub.report.model import BoardTraveller, RankingGroup, ReportModel, ScoreCard
 from hub.report.render import TEMPLATES, environment
+from hub.report.team_model import ByeLine, CrossTable, MatchLine, TeamCard
+from hub.web_results.web_words import web_words
 
 CSS_FILE = "web.css"
 CSS = TEMPLATES / CSS_FILE
 INDEX = "index.html"
-
-_EN = {
-    "overall": "Overall",
-    "live": "live",
-    "after_round": "After round {round} of {rounds}",
-    "final": "Final results",
-    "none_yet": "No standings published yet.",
-    "hidden": "The ranking is hidden during the last rounds: it comes with the final results.",
-    "no_travellers": "No traveller yet: a board is shown when every table has played it.",
-    "not_released": "This traveller is not shown yet: the board is still in play at "
-    "another table, or the event hides it until the final results.",
-    "waiting": "Waiting for the hub's results…",
-    "no_card": "No score card for pair {pair} yet: it comes with the pair's first result.",
-    "makeable": "Makeable",
-    "par": "Par",
-    "no_double_dummy": "",
-}
-_SV = {
-    **_EN,
-    "overall": "Totalt",
-    "live": "live",
-    "after_round": "Efter rond {round} av {rounds}",
-    "final": "Slutresultat",
-    "none_yet": "Ingen resultatlista publicerad ännu.",
-    "hidden": "Resultatlistan visas inte under de sista ronderna: den kommer med slutresultatet.",
-    "no_travellers": "Ingen bricka ännu: en bricka visas när alla bord har spelat den.",
-    "not_released": "Brickan visas inte ännu: den spelas fortfarande vid ett annat bord, "
-    "eller så döljs den till slutresultatet.",
-    "waiting": "Väntar på resultaten…",
-    "no_card": "Inget protokoll för par {pair} ännu: det kommer med parets första resultat.",
-    "makeable": "Går hem",
-    "par": "Par",
-}
-WEB_WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({"en": _EN, "sv": _SV})
-
-
-def web_words(language: str) -> Mapping[str, str]:
-    """The pages' own words (the report's words cover the tables); English where missing."""
-    return WEB_WORDS.get(language, _EN)
 
 
 def board_file(section: str, board: int) -> str:
@@ -70,17 +31,28 @@ def card_file(section: str, pair: int) -> str:
 @dataclass(frozen=True, slots=True)
 class SectionPage:
     """One section as the pages show it: its ranking groups and the line above them (after
-    which round, hidden, final), the travellers and the score cards that may be shown."""
+    which round, hidden, final), the travellers and the score cards that may be shown; a
+    teams section's matches, byes, team cards (``card-A-8.html``) and cross-table."""
 
     letter: str
     rankings: tuple[RankingGroup, ...]
     note: str
     travellers: tuple[BoardTraveller, ...]
     cards: tuple[ScoreCard, ...]
+    matches: tuple[MatchLine, ...] = ()
+    byes: tuple[ByeLine, ...] = ()
+    team_cards: tuple[TeamCard, ...] = ()
+    cross_table: CrossTable | None = None
 
-    def card_link(self, pair: int) -> str | None:
-        """The link to a pair's card, when the section has one for it."""
-        return card_file(self.letter, pair) if any(c.pair == pair for c in self.cards) else None
+    def card_link(self, pair: int, section: str = "") -> str | None:
+        """The link to a pair's (or a team's) card, when the section has one for it
+        (``section``, a ranking row's own letter, is this one's: the ranking partial's
+        call)."""
+        mine = any(c.pair == pair for c in self.cards) or self.team_card(pair) is not None
+        return card_file(self.letter, pair) if mine else None
+
+    def team_card(self, team: int) -> TeamCard | None:
+        return next((c for c in self.team_cards if c.team == team), None)
 
     def board_link(self, board: int) -> str | None:
         """The link to a board's traveller, when it is shown."""
@@ -109,6 +81,11 @@ class ResultsView:
     def section(self, letter: str) -> SectionPage | None:
         return next((s for s in self.sections if s.letter == letter), None)
 
+    def overall_card_link(self, pair: int, section: str = "") -> str | None:
+        """An overall ranking row's link to its pair's card in its own section."""
+        s = self.section(section)
+        return None if s is None else s.card_link(pair)
+
 
 def _render(view: ResultsView, template: str, page_title: str, **extra: object) -> str:
     r = view.report
@@ -121,7 +98,7 @@ def _render(view: ResultsView, template: str, page_title: str, **extra: object) 
             ww=web_words(r.language),
             sections=view.sections,
             overall=view.overall,
-            overall_card_link=lambda _pair: None,
+            overall_card_link=view.overall_card_link,
             live=view.version is not None,
             version=view.version,
             page_title=page_title,
@@ -157,17 +134,24 @@ def card_page(view: ResultsView, section: str, pair: int) -> str | None:
     s = view.section(section)
     if s is None or pair < 1:
         return None
-    c = s.card(pair)
-    title = f"{view.report.words['score_card']} {c.label if c is not None else pair}"
-    return _render(view, "web_card.html", title, s=s, c=c, pair=pair)
+    c, tc = s.card(pair), s.team_card(pair)
+    w = view.report.words
+    if tc is not None:
+        title = f"{w['team_card']} {tc.label} {tc.name}".rstrip()
+    else:
+        title = f"{w['score_card']} {c.label if c is not None else pair}"
+    return _render(view, "web_card.html", title, s=s, c=c, tc=tc, pair=pair)
 
 
 def all_pages(view: ResultsView) -> dict[str, str]:
-    """Every page by its file name: the index, each shown board, each pair's card."""
+    """Every page by its file name: the index, each shown board, each pair's (team's)
+    card."""
     pages = {INDEX: index_page(view)}
     for s in view.sections:
         for b in s.travellers:
             pages[board_file(s.letter, b.board)] = board_page(view, s.letter, b.board) or ""
         for c in s.cards:
             pages[card_file(s.letter, c.pair)] = card_page(view, s.letter, c.pair) or ""
+        for tc in s.team_cards:
+            pages[card_file(s.letter, tc.team)] = card_page(view, s.letter, tc.team) or ""
     return pages

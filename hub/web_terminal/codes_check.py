@@ -16,8 +16,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,44 +30,14 @@ Holder = Callable[[str, int], "str | None"]  # the serial that holds a table now
 @dataclass(frozen=True, slots=True)
 class CodeVerdict:
     """The check's answer: ``reason`` None to pass the log-on on to the hub (the code is
-    used up if the hub accepts it), else "bad_code" or "code_used" with the text shown."""
+    used up if the hub accepts it), else "bad_code" or "code_used" with the text shown.
+    ``wrong``: a code was given and is not the table's (counted, ``wrong_codes``);
+    ``right``: the device gave the table's code, or holds it (its typos are forgiven)."""
 
     reason: str | None = None
     text: str = ""
-
-
-class WrongCodes:
-    """Wrong table codes limited per network address (decisions D20: failed log-ins are
-    rate-limited): after ``LIMIT`` wrong codes, each further log-on with a code from that
-    address waits ``BASE_S`` seconds, doubling with every wrong one up to ``CAP_S``. A right
-    code (or none) is never counted. On the hub's asyncio loop."""
-
-    LIMIT = 5
-    BASE_S = 2.0
-    CAP_S = 60.0
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
-        self._wrong: dict[str, tuple[int, float]] = {}  # address -> (wrong codes, the last)
-
-    def wait(self, peer: str) -> str:
-        """What the device at ``peer`` is told while it must wait, or "" to check its code."""
-        count, last = self._wrong.get(peer, (0, 0.0))
-        if count < self.LIMIT:
-            return ""
-        left = last + min(self.CAP_S, self.BASE_S * 2 ** (count - self.LIMIT)) - self.clock()
-        if left <= 0:
-            return ""
-        return (
-            f"too many wrong table codes from this device: try again in {math.ceil(left)} s, "
-            "or ask the director"
-        )
-
-    def failed(self, peer: str) -> None:
-        count, _ = self._wrong.get(peer, (0, 0.0))
-        self._wrong[peer] = (count + 1, self.clock())
-        if count + 1 >= self.LIMIT:
-            log.warning("browser terminals: %d wrong table codes from %s", count + 1, peer)
+    wrong: bool = False
+    right: bool = False
 
 
 def needs_code(where: str) -> str:
@@ -108,7 +76,7 @@ class CodesCheck:
         if known is None:  # no such table: the hub says so (not_in_movement)
             return CodeVerdict()
         if known.used_by == serial:  # a reload, a lost connection, a restarted hub
-            return CodeVerdict()
+            return CodeVerdict(right=True)
         given = code.strip().upper()
         if not given:
             return CodeVerdict("bad_code", needs_code(where))
@@ -116,7 +84,7 @@ class CodesCheck:
             text = (
                 f"this is not the code of table {where}: check the table card or ask the director"
             )
-            return CodeVerdict("bad_code", text)
+            return CodeVerdict("bad_code", text, wrong=True)
         if known.used_by is not None:
             text = f"the code of table {where} was used by another device: ask the director"
             return CodeVerdict("code_used", text)
@@ -124,7 +92,7 @@ class CodesCheck:
         if known.generation > 1 and holder and holder.startswith("web-") and holder != serial:
             log.info("%s takes table %s from %s with the new code", serial, where, holder)
             self.allow_takeover(section, table, serial)  # the new code: a lost phone's table
-        return CodeVerdict()
+        return CodeVerdict(right=True)
 
     def generation(self, logon: LogonRequest) -> int:
         """The generation of the code of the table a log-on claims (0: none)."""

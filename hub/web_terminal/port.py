@@ -30,7 +30,9 @@ from hub.event.pair_labels import Numbering, PairLabels
 from hub.live import terminal_port as tp
 from hub.live.views.base import TravellerView
 from hub.web_terminal import messages, views
-from hub.web_terminal.codes_check import CodesCheck, WrongCodes
+from hub.web_terminal.codes_check import CodesCheck
+from hub.web_terminal.message_rate import TOO_FAST, MessageRate, TokenBucket
+from hub.web_terminal.wrong_codes import WrongCodes
 
 log = logging.getLogger(__name__)
 NAME = "web"  # the port's name (the gateway's and the audit trail's)
@@ -69,6 +71,7 @@ class Connection:
     session: int = 0
     pending: set[int] = field(default_factory=set)  # ids sent and not yet answered
     closed: bool = False
+    bucket: TokenBucket | None = None  # its message rate (``message_rate``)
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,7 +94,8 @@ class WebTerminalPort:
         self.name = NAME
         self.inbound: asyncio.Queue[tp.Inbound] = asyncio.Queue()
         self.codes = codes
-        self.wrong_codes = WrongCodes()  # per network address (decisions D20)
+        self.wrong_codes = WrongCodes(tables=len(codes.tables))  # per device and address
+        self.rate = MessageRate()  # per connection and device (decisions D20)
         self.event, self.language, self.url = event, language, url
         self.event_key = ""  # no other event's (Store.event_key): set before the port opens
         self.numbering: dict[str, PairLabels] = {}
@@ -136,7 +140,7 @@ class WebTerminalPort:
 
     async def serve(self, ws: ServerConnection) -> None:
         """One connection, from its ``hello`` to its close."""
-        conn = Connection(ws, peer_of(ws))
+        conn = Connection(ws, peer_of(ws), bucket=self.rate.bucket())
         self.connections.add(conn)
         self.peers[conn.peer] = self.peers.get(conn.peer, 0) + 1
         self.stats["connections"] += 1
@@ -144,6 +148,9 @@ class WebTerminalPort:
         try:
             async for raw in ws:
                 self.stats["frames_in"] += 1
+                if conn.bucket is not None and not self.rate.take(conn.bucket, conn.serial):
+                    await self._flooded(conn)
+                    break
                 try:
                     self._receive(conn, raw)
                 except Exception:  # a fault of the port: said, logged, the connection stays
@@ -163,6 +170,22 @@ class WebTerminalPort:
                 ask = Ask(conn, None, "left")
                 left = tp.Left(self._ref(conn), ask, "connection closed", session=conn.session)
                 self.inbound.put_nowait(left)
+
+    async def _flooded(self, conn: Connection) -> None:
+        """A connection over its message rate, or its device's: closed (1008; a page
+        reconnects after its pause), logged, and told to the hub once for the audit trail
+        (``frames_refused``, FLOOD); its further frames are never read."""
+        log.warning(
+            "browser terminal %s at %s sends too fast: connection closed",
+            conn.serial or "(before hello)",
+            conn.peer,
+        )
+        self.stats["refused"] += 1
+        detail = {"session": conn.session, "peer": conn.peer}
+        self.inbound.put_nowait(tp.Rejected(self._ref(conn), "FLOOD", TOO_FAST, detail))
+        conn.closed = True
+        with contextlib.suppress(ConnectionClosed):
+            await conn.ws.close(1008, TOO_FAST)
 
     async def _write(self, conn: Connection) -> None:
         with contextlib.suppress(ConnectionClosed):
@@ -228,13 +251,16 @@ class WebTerminalPort:
             self._bad(conn, mid, str(e))
             return
         if isinstance(req, tp.LogonRequest) and not req.director_pin:
-            if wait := self.wrong_codes.wait(conn.peer):
+            if wait := self.wrong_codes.wait(conn.peer, conn.serial):
                 self._bad(conn, mid, wait, "bad_code")
                 return
             verdict = self.codes.check(req.section, req.table, f["code"], conn.serial)
+            where = f"{req.section}{req.table}"
+            if verdict.wrong:  # a code given that is not the table's (docs/web-terminal.md)
+                self.wrong_codes.failed(conn.peer, conn.serial, where)
+            elif verdict.right:  # its typos of this table's code are forgiven
+                self.wrong_codes.right(conn.peer, conn.serial, where)
             if verdict.reason is not None:
-                if verdict.reason == "bad_code" and f["code"].strip():  # a wrong code
-                    self.wrong_codes.failed(conn.peer)
                 self._bad(conn, mid, verdict.text, verdict.reason)
                 return
         if isinstance(req, tp.LogonRequest):

@@ -133,7 +133,7 @@ def ranking(n: Numbering, p: tp.RankingView) -> Json:
             "rank": x.rank,
             "entrant": x.entrant,
             "label": label(n, p.section, x.entrant),
-            "total": display(Fraction(x.total_hundredths, 100), 2),  # exact: hundredths
+            "total": display(Fraction(x.total_hundredths, 100), 2),  # rounded half-up
             "text": display(Fraction(x.total_hundredths, 100), 2),
             "names": x.names,
         }

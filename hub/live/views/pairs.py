@@ -13,13 +13,13 @@ from hub.event.event_file import EventFile
 from hub.event.movement.model import Movement
 from hub.event.pair_labels import PairLabels
 from hub.live.views.base import TravellerRow, TravellerView, traveller_row
-from hub.standings.left_out import LeftOut, score_without_bad
+from hub.standings.left_out import LeftOut, board_plays, score_without_bad
 from hub.standings.rebuild import traveller_line
 from hub.standings.rows import pairs_rows
 from hub.store.store import LiveLine
 from scoring.board import Side
 from scoring.board_score import BoardScore, ScoreKind
-from scoring.methods import kind_of
+from scoring.methods import PairsRules, kind_of, section_rules
 from scoring.standings import PairKey, Tally, pair_keys, standings_by_direction
 
 PAYERS: dict[str, tuple[Side, ...]] = {
@@ -72,6 +72,9 @@ class PairsLive:
         self._lines: dict[int, dict[tuple[int, int], LiveLine]] = {}
         # a board's score and its lines in traveller order (table, round): the store's order
         self._boards: dict[int, tuple[BoardScore, list[LiveLine]]] = {}
+        # each board's usable results and the rules with the section's common top (D22)
+        self._plays: dict[int, int] = {}
+        self._board_rules: PairsRules = section_rules(self.rules, ())
         self._penalties: list[_Penalty] = []
         self._deducted: dict[PairKey, Fraction] = {}
         self._rows: list[dict[str, Any]] | None = None
@@ -88,15 +91,31 @@ class PairsLive:
         self._rescore(board)
 
     def _rescore(self, board: int) -> None:
+        """Score the board again; when its count of results changes the section's common
+        top (decisions D22: a board played once fewer is factored to the most any board
+        has), every board is scored again to the new top."""
         self._rows = None
         mine = self._lines.get(board) or {}
-        if not mine:
+        if mine:
+            self._plays[board] = board_plays(list(mine.values()), traveller_line)
+        else:
             self._lines.pop(board, None)
+            self._plays.pop(board, None)
+        rules = section_rules(self.rules, self._plays.values())
+        if rules != self._board_rules:
+            self._board_rules = rules
+            for other in sorted(self._lines.keys() - {board}):
+                self._score(other)
+        self._score(board)
+
+    def _score(self, board: int) -> None:
+        mine = self._lines.get(board) or {}
+        if not mine:
             self._boards.pop(board, None)
             self.tally.remove_board(board)
             return
         ordered = [mine[k] for k in sorted(mine)]
-        score, lines, bad = score_without_bad(board, ordered, self.rules, traveller_line)
+        score, lines, bad = score_without_bad(board, ordered, self._board_rules, traveller_line)
         for item in bad:
             if self.on_left_out is not None:
                 self.on_left_out(item)
