@@ -13,8 +13,6 @@ from collections.abc import Callable
 from typing import Protocol
 
 from drivers.protocol.link import (
-    MAX_RTO,
-    RTO,
     Acked,
     GaveUp,
     Link,
@@ -42,6 +40,7 @@ from drivers.protocol.messages import (
     Verify,
 )
 from simulator.bots import PlayerBot
+from simulator.resends import Resends
 from simulator.table_log import TerminalLog, seating_text
 
 ResultKey = tuple[str, int, int, int, int]
@@ -103,12 +102,11 @@ class VirtualTerminal:
         self._task: asyncio.Task[None] | None = None
         self._sent_at: dict[tuple[int, int], float] = {}
         self._retried: set[tuple[Message, int | None]] = set()  # (message, hub epoch)
-        self._busy: dict[Message, int] = {}  # BUSY or log-on refusals so far, per message
         self._hub_epoch: int | None = None  # the hub's epoch its last HELLO began
         self.battery = 100 - (table * 7) % 40  # terminals come charged unevenly
         self._entered: set[tuple[str, int, int, int]] = set()  # (section, table, round, board)
         self._started_rounds: set[tuple[str, int, int]] = set()
-        self._later: set[asyncio.TimerHandle] = set()  # resends planned by the running terminal
+        self.resends = Resends(self.send)  # what goes again later, after which pause
 
     @property
     def hub_epoch(self) -> int | None:
@@ -142,10 +140,7 @@ class VirtualTerminal:
         running = self._task is not None and not self._task.done()
         if self._task is not None:
             self._task.cancel()
-        for handle in self._later:
-            handle.cancel()
-        self._later.clear()
-        self._busy.clear()
+        self.resends.forget()
         self._retried.clear()
         self.keying = None
         self.log.reboots += 1
@@ -154,16 +149,6 @@ class VirtualTerminal:
             if self.assignment is not None and not self.round_done.is_set():
                 self._assigned.set()  # resume the round: boards entered are not played again
             self.start()
-
-    def _later_send(self, delay: float, message: Message) -> None:
-        """Send ``message`` after ``delay`` seconds, unless the terminal reboots first."""
-
-        def fire() -> None:
-            self._later.discard(handle)
-            self.send(message)
-
-        handle = asyncio.get_running_loop().call_later(delay, fire)
-        self._later.add(handle)
 
     def send(self, message: Message) -> None:
         assert self.station is not None
@@ -176,9 +161,7 @@ class VirtualTerminal:
         )
 
     async def stop(self) -> None:
-        for handle in self._later:
-            handle.cancel()
-        self._later.clear()
+        self.resends.forget()
         if self._task:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -291,7 +274,7 @@ class VirtualTerminal:
                 self._verified(ev.message)
             if isinstance(ev.message, Result):
                 r = ev.message
-                self._busy.pop(r, None)
+                self.resends.taken(r)
                 key = (r.section, r.table, r.round, r.board, r.revision)
                 if self.unacked.pop(key, None) is None:
                     return  # a second ACK of a result sent twice (around a reboot)
@@ -318,9 +301,7 @@ class VirtualTerminal:
                 # of a result not stored yet), or the link refused the frame for its epoch
                 # or as a replay: nothing was taken, so again after the retransmission pause
                 # (§3); what the table keyed is never dropped for it
-                tries = self._busy[ev.message] = self._busy.get(ev.message, 0) + 1
-                pause = min(RTO * 2 ** (tries - 1), MAX_RTO)
-                self._later_send(pause, ev.message)
+                self.resends.backoff(ev.message)
                 return
             if isinstance(ev.message, Verify):
                 self._verified(ev.message)  # answered: the hub says why not
@@ -332,7 +313,7 @@ class VirtualTerminal:
             self.log.gave_up += 1
             waiting = isinstance(ev.message, Verify) and ev.message in self.unverified.values()
             if isinstance(ev.message, Result | Logon) or waiting:  # a HELLO: the link's
-                self._later_send(1.0 / max(self.speed, 1.0), ev.message)
+                self.resends.later(1.0 / max(self.speed, 1.0), ev.message)
 
     def _log_on_again(self, message: Message) -> None:
         """ "Log on first": the hub does not know this terminal (it restarted, or the log-on
@@ -345,13 +326,12 @@ class VirtualTerminal:
             self._retried.add(key)
             self.send(message)
             return
-        tries = self._busy[message] = self._busy.get(message, 0) + 1
-        self._later_send(min(RTO * 2 ** (tries - 1), MAX_RTO), message)
+        self.resends.backoff(message)
 
     def _verified(self, v: Verify) -> None:
         """The hub answered the verification of a board: no longer kept for a resend."""
         key = (v.section, v.table, v.round, v.board)
-        self._busy.pop(v, None)
+        self.resends.taken(v)
         if self.unverified.get(key) == v:
             del self.unverified[key]
 
