@@ -172,10 +172,32 @@ with_postgres() { # run "$@" with BRIDGEHUB_TEST_PG_URL set, a private cluster i
 usb_tests() {
     if command -v umockdev-wrapper >/dev/null && "$VENV/bin/python" -c \
         "import gi; gi.require_version('UMockdev', '1.0')" 2>/dev/null; then
-        umockdev-wrapper "$VENV/bin/python" -m pytest -q -m usb -p no:cacheprovider tests/test_usb.py
+        umockdev-wrapper "$VENV/bin/python" -m pytest -q -m usb -p no:cacheprovider tests/drivers/test_usb.py
     else
         say "USB tests skipped: umockdev and PyGObject are not installed (as root, dev.sh installs them)"
     fi
+}
+
+# pytest's workers in `bash dev.sh test` (pytest-xdist): the tests mostly wait on ptys,
+# subprocesses, browsers and databases, so more workers than cores pay (measured on 2 cores).
+TEST_WORKERS=3
+
+pytest_options() { # -n, --dist and --durations for pytest "$@", unless "$@" chooses them
+    PYTEST_OPTIONS=()
+    local a parallel=1 durations=1
+    for a in "$@"; do
+        case "$a" in
+            -n | -n* | --numprocesses* | --dist* | no:xdist | -pno:xdist) parallel= ;;
+            --durations*) durations= ;;
+        esac
+    done
+    if [ -n "$parallel" ] && ! "$VENV/bin/python" -c "import xdist" 2>/dev/null; then
+        say "pytest-xdist is not in $VENV: the tests run one at a time"
+        parallel=
+    fi
+    # loadgroup: a module marked xdist_group keeps its tests (and its fixture) on one worker
+    if [ -n "$parallel" ]; then PYTEST_OPTIONS+=(-n "$TEST_WORKERS" --dist loadgroup); fi
+    if [ -n "$durations" ]; then PYTEST_OPTIONS+=(--durations=15); fi
 }
 
 cmd=${1:-}
@@ -192,12 +214,17 @@ case "$cmd" in
         "$VENV/bin/ruff" check .
         "$VENV/bin/ruff" format --check .
         "$VENV/bin/mypy"
-        say "pytest"
-        with_postgres "$VENV/bin/python" -m pytest -q "$@"
+        pytest_options "$@"
+        say "pytest ${PYTEST_OPTIONS[*]}"
+        with_postgres "$VENV/bin/python" -m pytest -q "${PYTEST_OPTIONS[@]}" "$@"
         usb_tests
         ;;
     with-postgres) # run one command as the tests run: bash dev.sh with-postgres .venv/bin/pytest …
         with_postgres "$@"
+        ;;
+    house) # the parts, their modules, line counts and imports: bash dev.sh house [--part hub.live]
+        ensure_venv
+        "$VENV/bin/python" -m hub.house "$@"
         ;;
     bench)
         ensure_venv
@@ -220,7 +247,7 @@ case "$cmd" in
         "$VENV/bin/python" bench/console.py "$@"
         ;;
     *)
-        echo "usage: bash dev.sh demo|test|with-postgres|bench|bench-store|bench-wire|bench-room|bench-console [args]" >&2
+        echo "usage: bash dev.sh demo|test|with-postgres|house|bench|bench-store|bench-wire|bench-room|bench-console [args]" >&2
         exit 2
         ;;
 esac

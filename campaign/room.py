@@ -19,7 +19,7 @@ from simulator.terminal import VirtualTerminal
 
 KEYING_S = 30.0  # play-time seconds to key a result (a reboot then can catch the players)
 USB_TERMINALS = 10  # at most this many terminals on the emulated USB station
-USB_IDS = (0x1209, 0x0001)  # pid.codes test ids, as tests/test_usb.py: never a real product
+USB_IDS = (0x1209, 0x0001)  # pid.codes test ids, as tests/drivers/test_usb.py: never a real product
 
 
 @dataclass(frozen=True)

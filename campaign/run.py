@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import dataclasses
 import secrets
-import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import click
 
 from campaign.fault_firing import FaultFiring
 from campaign.hub_process import HubProcess, Recovery
+from campaign.pg_cluster import free_port
 from campaign.plan import Counts, make_plan
 from campaign.progress import Figures, progress_line
 from campaign.room import FrameFaults, Room, Size, letters, usb_unavailable
@@ -25,12 +25,6 @@ from campaign.stall import StallWatch, describe, hub_view, waiting
 PROGRESS_EVERY_S = 5.0
 STOP_WAIT_S = 15.0
 TICK_S = 0.02
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclasses.dataclass

@@ -1,7 +1,7 @@
 """The bad-input catalogue (issue 12 [FAULTS]) as data: every class of invalid frame, result,
 TD command, event file, movement file, traveller file and export/import input, with the
-exact error it gets and who sees it. tests/test_bad_input.py feeds each case to the real
-code path (one test per class) and checks the error word for word; docs/bad-input.md is
+exact error it gets and who sees it. tests/live/service/test_bad_input.py feeds each case to the
+real code path (one test per class) and checks the error word for word; docs/bad-input.md is
 generated from this file:
 
     python tests/bad_input_cases.py > docs/bad-input.md     (or: --write)
@@ -654,7 +654,7 @@ CASES += [
 INTRO = """# Bad input: every class, and the exact error it gets
 
 Generated from `tests/bad_input_cases.py`, where each class is data that
-`tests/test_bad_input.py` feeds to the real code path (one test per class; the error is
+`tests/live/service/test_bad_input.py` feeds to the real code path (one test per class; the error is
 checked word for word). Do not edit by hand: regenerate with
 
     python tests/bad_input_cases.py --write

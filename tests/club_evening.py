@@ -1,5 +1,5 @@
 """The parts of the club-evening acceptance run (issue 13 [EVENING],
-tests/test_club_evening_e2e.py): the event (a 13-pair Mitchell with named pairs and hand
+tests/evening/test_club_evening_e2e.py): the event (a 13-pair Mitchell with named pairs and hand
 records), the deals, a room of simulated terminals on a real pty whose tables the test lets
 play round by round, the hub as a ``bridgehub run`` process, and the director at the API
 (``hub/api/client.py``).
@@ -17,7 +17,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -106,12 +105,6 @@ def event_text() -> str:
 
 def exe() -> str:
     return shutil.which("bridgehub") or str(Path(sys.executable).parent / "bridgehub")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def load_hand_records(file: Path, url: str) -> subprocess.CompletedProcess[str]:

@@ -1,15 +1,32 @@
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 
 import pytest
 
+# The set-up tests share: the helper modules at tests/*.py (no test module imports another,
+# tests/house/test_architecture.py).
 sys.path.insert(0, str(Path(__file__).parent))
 
-from external_tools import PG_SERVER, need, pytest_configure, pytest_runtest_setup  # noqa: F401
+from external_tools import (  # noqa: F401
+    PG_SERVER,
+    need,
+    pytest_configure,
+    pytest_runtest_setup,
+)
 
 PG_URL = os.environ.get("BRIDGEHUB_TEST_PG_URL")
+
+# The line locks (drivers/line_lock.py) of the hubs this process and its children start, in a
+# folder of its own: each xdist worker's, or each of two runs at once, start hubs on the same
+# simulated stations (campaigns: usb:1209:0001:BHBS0003), which would be "already in use".
+LOCKS = tempfile.mkdtemp(prefix="bridgehub-test-locks-")
+os.environ["BRIDGEHUB_LOCK_DIR"] = LOCKS
+atexit.register(shutil.rmtree, LOCKS, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

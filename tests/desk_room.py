@@ -13,8 +13,8 @@ from typing import Any
 from event_text import one_section_event
 from hub_stub import wait_until
 
-from hub.live import terminal_port as tp
-from hub.live.service import HubService
+from hub.live.port import terminal_port as tp
+from hub.live.service.hub_service import HubService
 from hub.store.store import Store
 
 # Howell, 3 tables, 2 boards a round: round 1 is T1 6 v 1, T2 5 v 2, T3 4 v 3 on boards 1-2

@@ -42,8 +42,8 @@ from drivers.protocol.codec import MessageError
 from drivers.protocol.frame import CRC, HEADER, MAX_ENCODED, VERSION, Frame, FrameDecoder
 from drivers.protocol.layout import REGISTRY
 from hub.event.result_key import KeyVerdict, check_key
-from hub.live.base_station import BaseStationPort
-from hub.live.service import HubService
+from hub.live.port.base_station import BaseStationPort
+from hub.live.service.hub_service import HubService
 from hub.store.store import Store
 from scoring.board import Seat
 from scoring.contract import parse_contract
@@ -819,7 +819,7 @@ class HostileRoom:
 
     def own_noise(self) -> None:
         """Odd but harmless messages about the table's own play, answered ACK 0 (a real
-        terminal sends them: ``hub/live/table_checks.py``): a VERIFY or BOARD_STARTED for a
+        terminal sends them: ``hub/live/tables/table_checks.py``): a VERIFY or BOARD_STARTED for a
         board the table does not play (its result is held, D9), a VERIFY or ROUND_STARTED
         for a round already started, a member number for any round of the movement."""
         dev, key = self.own_key()

@@ -1,19 +1,18 @@
-"""The parts of issue 14's [PUBLISH] acceptance run (tests/test_publish_evening.py): the club's
-event (a 10-table Mitchell of 3 rounds of 2 boards, 20 named pairs with member numbers, hand
+"""The parts of issue 14's [PUBLISH] acceptance run (tests/evening/test_publish_evening.py): the
+club's event (a 10-table Mitchell of 3 rounds of 2 boards, 20 named pairs with member numbers, hand
 records beside it), the processes a TD starts (``bridgehub deal``, ``simulate``, ``run``,
 ``web``), and readers of what is independent of the files under test: the offline rescore
 (``bridgehub event standings``), matchpoints worked here from endplay's scores (Law 77's
 scoring table) and the double-dummy table endplay computes from the deal.
 
 Matchpoints are the usual 2/1 scale (two for each score beaten, one for each tie), as
-tests/test_matchpoints.py works them; with three results a board the top is 4."""
+tests/scoring/test_matchpoints.py works them; with three results a board the top is 4."""
 
 from __future__ import annotations
 
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -75,12 +74,6 @@ def event_text() -> str:
 
 def exe() -> str:
     return shutil.which("bridgehub") or str(Path(sys.executable).parent / "bridgehub")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def until(check: Callable[[], Any], timeout: float, what: str, detail: Callable[[], str]) -> Any:

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from event_text import one_section_event
 from websockets.asyncio.client import connect
 
-from hub.live.service import HubService
+from hub.live.service.hub_service import HubService
 from hub.store.store import Store
 from hub.store.table_codes import table_codes
 

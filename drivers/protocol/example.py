@@ -2,7 +2,7 @@
 plays the last round of a two-table Howell against the hub, frame by frame. Two real
 ``Link``s (one the base station's, one the hub's) exchange every frame; the clock and the
 epochs are fixed, so the bytes are the same at every run. The hub's side is scripted in the
-order the hub sends (tests/test_protocol_session.py checks that order against the hub).
+order the hub sends (tests/drivers/test_protocol_session.py checks that order against the hub).
 
 ``python -m drivers.protocol.example`` prints the part of docs/protocol.md between its
 markers; a test keeps the document equal to it. Sans-I/O (any thread).

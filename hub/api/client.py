@@ -9,6 +9,8 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from hub.api.json_reader import JsonRefused, read_object
+
 Source = Callable[[], AsyncIterator[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -21,7 +23,8 @@ def websocket_source(
     drops it yields ``{"type": "link", "up": False, "error": ...}`` once and tries again
     every ``retry_s``. With a ``pin`` it logs in as ``name`` (on every connection: a session
     is bound to its connection); a hub that serves this machine the feed only after a
-    log-in, when there is no PIN, is told as a link that is down. Both callables run on
+    log-in, when there is no PIN, is told as a link that is down, and so is a message that
+    is not a JSON object (the link is opened again). Both callables run on
     the client's asyncio loop."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import WebSocketException
@@ -41,7 +44,7 @@ def websocket_source(
                             json.dumps({"type": "login", "pin": pin, "name": name, "id": "login"})
                         )
                     async for raw in ws:
-                        msg = json.loads(raw)
+                        msg = read_object(raw)
                         if msg.get("type") == "login_required" and not pin:  # D20: say why
                             yield {"type": "link", "up": False, "error": msg.get("error")}
                             continue
@@ -50,7 +53,7 @@ def websocket_source(
                         if "seq" in msg:
                             state["seq"] = msg["seq"]
                         yield msg
-            except (OSError, WebSocketException) as e:
+            except (OSError, WebSocketException, JsonRefused) as e:  # a message unread: anew
                 if state["ws"] is not None:
                     yield {"type": "link", "up": False, "error": str(e) or type(e).__name__}
                 state["ws"] = state["token"] = None

@@ -32,7 +32,8 @@ from hub.api.draw_models import DRAW_COMMANDS
 from hub.api.pair_models import PAIR_COMMANDS
 from hub.api.server import CommandError
 
-# the round clock's limits, shared with hub.live.round_clock (which refuses the same on replay)
+# the round clock's limits, shared with hub.live.rounds.round_clock
+# (which refuses the same on replay)
 MAX_ADJUST_SECONDS = 4 * 3600
 MAX_CLOCK_MINUTES = 240
 Seconds = Annotated[
@@ -247,7 +248,7 @@ class LoadHandRecords(CommandArgs):
     force: bool = False
 
 
-COMMANDS["load_hand_records"] = LoadHandRecords  # hub.live.hand_record_commands
+COMMANDS["load_hand_records"] = LoadHandRecords  # hub.live.results.hand_record_commands
 
 
 def parse(

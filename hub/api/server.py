@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 from hub.api import connection_limits as cl
 from hub.api.feed import Feed
+from hub.api.json_reader import JsonRefused, read_object
 from hub.api.sessions import (
     LoginGuard,
     LoginVerdict,
@@ -34,23 +35,14 @@ class CommandError(Exception):
     """A command the hub refuses; the message goes back to the TD."""
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number in JSON: send a finite number")
-
-
 def parse_message(raw: str | bytes) -> dict[str, Any]:
-    """One client message: a JSON object. NaN and Infinity (which Python's JSON would
-    otherwise read) are refused here, so no command ever sees them; the ``ValueError``
-    says what was wrong, for the client's error answer."""
+    """One client message: a JSON object, read by ``hub/api/json_reader.py`` (NaN and
+    Infinity refused, so no command ever sees them); the ``ValueError`` says what was
+    wrong, for the client's error answer."""
     try:
-        msg = json.loads(raw, parse_constant=_no_constant)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ValueError(f"not JSON: {e}") from None
-    except RecursionError:
-        raise ValueError("not JSON: nested too deep") from None
-    if not isinstance(msg, dict):
-        raise ValueError(f"a message is a JSON object, not {type(msg).__name__}")
-    return msg
+        return read_object(raw)
+    except JsonRefused as e:  # an integer too long to read: in Python's words alone
+        raise ValueError(e.reason if e.kind == "number" else str(e)) from None
 
 
 def _short(e: BaseException) -> str:

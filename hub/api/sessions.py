@@ -12,7 +12,8 @@ sessions it opens, and which peers get the feed without one.
   are never locked by other peers' failures, nor locked out by their own: their wait stops
   doubling at ``LOOPBACK_CAP_S`` (a console and screens restarted with the PIN of an earlier
   run must not lock the TD out of his own hub for 15 minutes). An attempt during a wait is
-  refused without comparing the PIN.
+  refused without comparing the PIN. Counted by the hub's one attempt limit
+  (``hub/api/attempt_limit.py``), under the three policies of ``WAITS``.
 - ``Sessions``: a token belongs to the connection that logged in, ends when that
   connection closes or the hub stops, and expires after ``IDLE_S`` without use.
 
@@ -28,6 +29,8 @@ import secrets
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from enum import Enum
+
+from hub.api.attempt_limit import AttemptLimit, AttemptPolicy, Key
 
 PIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud, typed right
 PIN_LENGTH = 8  # 32**8 = 2**40 PINs
@@ -131,16 +134,22 @@ class LoginCheck:
         )
 
 
-@dataclass
-class _Count:
-    failures: int = 0
-    last: float = 0.0
-    until: float = 0.0
+ROOM: Key = ("room",)  # every remote peer's failures together
+WAITS = {
+    "peer": AttemptPolicy(  # a remote peer: a slip, BASE_S doubling, then the lockout
+        CAP_S, FORGET_S, PEER_LIMIT, LOCK_S, backoff_at=FREE_FAILURES + 1, backoff_s=BASE_S
+    ),
+    "loopback": AttemptPolicy(  # the hub's own machine: never locked out
+        LOOPBACK_CAP_S, FORGET_S, backoff_at=FREE_FAILURES + 1, backoff_s=BASE_S
+    ),
+    "room": AttemptPolicy(CAP_S, FORGET_S, ROOM_LIMIT, LOCK_S),  # nothing until the lockout
+}
 
 
 class LoginGuard:
     """The director's PIN compared in constant time, with wrong PINs limited per peer and
-    for the room (remote peers); sans-I/O, on the hub's loop."""
+    for the room (remote peers, ``hub/api/attempt_limit.py``); sans-I/O, on the hub's
+    loop."""
 
     def __init__(self, pin: str, clock: Callable[[], float]) -> None:
         problem = pin_problem(pin)
@@ -148,60 +157,29 @@ class LoginGuard:
             raise ValueError(problem)
         self._pin = pin.encode("utf-8")
         self.clock = clock
-        self._counts: dict[tuple[str, ...], _Count] = {}
+        self._counts = AttemptLimit(WAITS)
 
     def attempt(self, peer: str, pin: str) -> LoginCheck:
         """One log-in by ``peer`` with ``pin``."""
         now = self.clock()
-        keys: list[tuple[str, ...]] = [("peer", peer)]
-        if not is_loopback(peer):
-            keys.append(("room",))
-        counts = [self._count(k, now) for k in keys]
-        waits = [c.until - now for c in counts]
+        keys: list[Key] = [("loopback", peer)] if is_loopback(peer) else [("peer", peer), ROOM]
+        waits = [self._counts.wait_s(k, now) for k in keys]
         if max(waits) > 0:
             room = len(waits) > 1 and waits[1] >= waits[0]
-            failures = max(c.failures for c in counts)
+            failures = max(self._counts.failures(k, now) for k in keys)
             return LoginCheck(LoginVerdict.WAIT, peer, failures, max(waits), room)
         if hmac.compare_digest(pin.encode("utf-8"), self._pin):
-            self._counts.pop(("peer", peer), None)
+            self._counts.clear(keys[0])
             return LoginCheck(LoginVerdict.OK, peer)
+        self._counts.forget(now)  # kept only now: a refused flood adds no entries
         lockout = ""
-        for key, count in zip(keys, counts, strict=True):
-            self._counts[key] = count  # kept only now: a refused flood adds no entries
-            count.failures += 1
-            count.last = now
-            room = key == ("room",)
-            local = not room and is_loopback(peer)
-            count.until = now + _wait(count.failures, ROOM_LIMIT if room else None, local)
-            if not local and count.failures >= (ROOM_LIMIT if room else PEER_LIMIT):
-                lockout = "room" if room else lockout or "peer"  # the room's says more
-        wait = max(0.0, max(c.until - now for c in counts))
-        failures = max(c.failures for c in counts)
+        for key in keys:
+            self._counts.failed(key, now)
+            if self._counts.locked_out(key, now):
+                lockout = "room" if key == ROOM else lockout or "peer"  # the room's says more
+        wait = max(self._counts.wait_s(k, now) for k in keys)
+        failures = max(self._counts.failures(k, now) for k in keys)
         return LoginCheck(LoginVerdict.WRONG, peer, failures, wait, lockout == "room", lockout)
-
-    def _count(self, key: tuple[str, ...], now: float) -> _Count:
-        count = self._counts.get(key)
-        if count is not None and now - count.last > FORGET_S and now >= count.until:
-            del self._counts[key]  # quiet long enough: forgotten
-            count = None
-        return _Count() if count is None else count  # a new peer's: stored at its failure
-
-
-def _wait(failures: int, room_limit: int | None, loopback: bool = False) -> float:
-    """How long after the ``failures``-th wrong PIN the next attempt waits: for a peer,
-    nothing for the first, then BASE_S doubling, then the lockout at PEER_LIMIT; for the
-    hub's own machine (``loopback``) BASE_S doubling up to LOOPBACK_CAP_S, never a lockout;
-    for the room, nothing until ROOM_LIMIT, then the lockout."""
-    if loopback:
-        if failures <= FREE_FAILURES:
-            return 0.0
-        return min(LOOPBACK_CAP_S, BASE_S * 2 ** min(failures - FREE_FAILURES - 1, 16))
-    limit = PEER_LIMIT if room_limit is None else room_limit
-    if failures >= limit:
-        return min(CAP_S, LOCK_S * 2 ** (failures - limit))
-    if room_limit is not None or failures <= FREE_FAILURES:
-        return 0.0
-    return BASE_S * 2 ** (failures - FREE_FAILURES - 1)
 
 
 class SessionRefused(Exception):

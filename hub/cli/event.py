@@ -19,7 +19,7 @@ from hub.event.event_rules import Scoring
 from hub.event.movement.model import MovementError
 from hub.event.movement.round_data import Kind, read_round_data
 from hub.event.player_numbers import PlayerNumbersError, read_player_numbers
-from hub.live.bye_warning import bye_warnings
+from hub.live.teams.bye_warning import bye_warnings
 from hub.report.team_results import section_team_results
 from hub.standings.rebuild import rebuild
 from hub.standings.rows import names_of

@@ -21,7 +21,7 @@ import click
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from hub.live.service import HubService
+from hub.live.service.hub_service import HubService
 from hub.store.store import Store
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """``bridgehub teams draw --db URL --event ID``: the next round's draw of a live event's
 Swiss, Danish or Monrad section (decisions D19), worked out from the store as the running
-hub works it out (``hub.live.draw_proposal``). ``--publish`` appends it to the movement,
+hub works it out (``hub.live.teams.draw_proposal``). ``--publish`` appends it to the movement,
 audited, when no hub runs the event (a running hub publishes from its console or API)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import click
 from hub.api.draw_lines import three_way_text
 from hub.event.movement.drawn import free_board, with_round
 from hub.event.movement.model import Movement, MovementError
-from hub.live.draw_proposal import NotReady, draw_json, draw_spec, propose
+from hub.live.teams.draw_proposal import NotReady, draw_json, draw_spec, propose
 from hub.live.views import LiveViews, TeamsLive
 from hub.standings.rows import names_of
 from hub.store.hub_lock import HubLock, HubLocked

@@ -1,5 +1,8 @@
 """The console's picture of the room, folded from the hub's snapshot and events; the
-widgets only read it, so it is testable without a screen."""
+widgets only read it, so it is testable without a screen. Each type of feed message, and
+each feed event (docs/api.md), has its own handler, as a Textual app has one ``on_<name>``
+method per message: a section's tables and clock in ``hub/console/section_events.py``, the
+room's lists and log here, the log's wording in ``hub/console/event_log.py``."""
 
 from __future__ import annotations
 
@@ -7,9 +10,12 @@ import copy
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from hub.standings.places import place
+from hub.console.event_log import event_line, where
+from hub.console.section_events import SECTION_EVENTS, take_publication
+
+Msg = dict[str, Any]  # a message of the hub's feed, as JSON gives it
 
 
 @dataclass
@@ -55,234 +61,6 @@ class RoomState:
         if quiet:
             self.quiet.add(command_id)
 
-    def apply(self, msg: dict[str, Any]) -> None:
-        """Take one message from the hub's feed."""
-        if self.lost and msg.get("type") != "link":  # the hub is heard again
-            self.lost = ""
-            self.dirty.add("clock")
-        if msg.get("type") == "snapshot":
-            state = copy.deepcopy(msg["state"])  # ours to change as events arrive
-            self.seq = msg["seq"]
-            self.event = state.get("event", "")
-            self.sections = state.get("sections", {})
-            for sec in self.sections.values():
-                if (sec.get("published") or {}).get("round"):
-                    take_publication(sec, sec["published"])
-                else:  # nothing published yet: the live standings, "as of now"
-                    sec.pop("published", None)
-            self.held = state.get("held", [])
-            self.td_calls = state.get("td_calls", [])
-            self.penalties = state.get("penalties", [])
-            self.suspicious = {}
-            for f in state.get("suspicious", []):
-                self.suspicious.setdefault((f["section"], f["board"]), []).append(f)
-            self.withheld = dict(state.get("withheld", {}))
-            self.dirty |= {"room", "standings", "calls", "slow", "log", "clock"}
-            return
-        if msg.get("type") == "reply" and msg.get("id") in self.pending:
-            what = self.pending.pop(msg["id"])
-            if msg["id"] in self.quiet:
-                self.quiet.discard(msg["id"])
-                if msg.get("ok"):
-                    return
-            if msg.get("ok"):
-                said = msg.get("text") or msg.get("message")
-                self.note(f"{what}: done" + (f" ({said})" if isinstance(said, str) else ""))
-            else:
-                self.warn(f"! {what} refused: {msg.get('error', 'no reason given')}")
-            return
-        if msg.get("type") == "reply" and not msg.get("ok"):  # e.g. the log-in
-            self.warn(f"! the hub refused {msg.get('id') or 'a request'}: {msg.get('error')}")
-            return
-        if msg.get("type") == "link":  # shown on screen: what the TD sees is not live
-            self.lost = str(msg.get("error") or "no reason given")
-            self.warn(f"! lost the hub ({self.lost}); reconnecting")
-            self.dirty.add("clock")
-            return
-        if msg.get("type") == "session":
-            self.note("director session opened")
-            return
-        if msg.get("type") != "event":
-            return
-        self.seq = msg["seq"]
-        kind = msg["event"]
-        section = self.sections.get(msg.get("section", ""), None)
-        if kind == "clock" and section is not None:
-            section["clock"] = {"phase": msg["phase"], "seconds_left": msg["seconds_left"]}
-            self.dirty.add("clock")
-            return
-        if kind == "result" and section is not None and msg.get("status") == "accepted":
-            section["between_rounds"] = False  # a board of the round is done: it is under way
-            for t in section["tables"]:
-                if t["table"] == msg["table"] and msg["board"] in t["boards"]:
-                    t["done"] = min(len(t["boards"]), t["done"] + 1)
-            self.dirty.add("room")
-        elif kind == "pairs_changed" and section is not None and isinstance(msg.get("pairs"), dict):
-            section["pairs"] = msg["pairs"]  # labels, names, numbers as now ([MENDS] #25 G8)
-            seats = {s.get("table"): s for s in msg.get("seating") or [] if isinstance(s, dict)}
-            for t in section["tables"]:  # the round's seats as now (a late pair sits at once)
-                seat = seats.get(t["table"])
-                if seat is not None:
-                    t.update(ns=seat.get("ns"), ew=seat.get("ew"), boards=seat.get("boards", []))
-            self.dirty |= {"room", "standings"}
-        elif kind == "behind" and section is not None:
-            minutes = {t: m for t, m in msg["tables"]}
-            if msg.get("round") in (None, section.get("round")):
-                for t in section["tables"]:
-                    if t["table"] in minutes:
-                        t["minutes_behind"] = minutes[t["table"]]
-                self.dirty |= {"room", "slow"}
-        elif kind == "suspicious":
-            key = (msg["section"], msg["board"])
-            flagged = {(f["table"], f["round"]) for f in self.suspicious.get(key, [])}
-            for f in msg["flags"]:  # only what is new: a flag's text changes as results come
-                if (f["table"], f["round"]) not in flagged:
-                    self.note(
-                        f"! suspicious score at table {f['section']}{f['table']} board "
-                        f"{f['board']}: {f['reason']}"
-                    )
-            if msg["flags"]:
-                self.suspicious[key] = msg["flags"]
-            elif self.suspicious.pop(key, None):
-                self.note(
-                    f"board {msg['board']} in section {msg['section']}: no suspicious score left"
-                )
-            self.dirty.add("calls")
-        elif kind == "break_scheduled" and section is not None:
-            section["break_after_round"] = {"round": msg.get("round"), "minutes": msg["minutes"]}
-            self.dirty.add("clock")
-        elif kind == "round_complete" and section is not None:
-            section["between_rounds"] = True  # the round is over: a break starts now
-            self.dirty.add("clock")
-        elif kind == "standings_withheld":
-            self.withheld[msg["section"]] = msg["round"]
-            self.dirty |= {"calls", "standings"}
-        elif kind == "round_started" and section is not None:
-            section["round"] = msg["round"]
-            section["between_rounds"] = True  # until its first board is done (a break: now)
-            if "tables" in msg:
-                seen = {t["table"]: t for t in section["tables"]}
-                section["tables"] = [
-                    dict(
-                        t,
-                        online=seen.get(t["table"], t).get("online"),
-                        battery=seen.get(t["table"], t).get("battery"),
-                    )
-                    for t in msg["tables"]
-                ]
-            else:
-                for t in section["tables"]:
-                    t["done"] = 0
-            self.dirty |= {"room", "slow"}
-        elif kind == "battery" and section is not None:
-            for t in section["tables"]:
-                if t["table"] == msg["table"]:
-                    t["battery"] = msg["percent"]
-            self.dirty.add("room")
-        elif kind == "table_silent" and section is not None:  # [LIVENESS]
-            for t in section["tables"]:
-                if t["table"] == msg["table"]:
-                    t["silent"] = msg.get("silent")
-            self.dirty.add("room")
-        elif kind == "table_online" and section is not None:
-            for t in section["tables"]:
-                if t["table"] == msg["table"]:
-                    t["online"] = msg["online"]
-                    if "terminal" in msg:  # which kind logged on (hardware or a browser)
-                        t["terminal"] = msg["terminal"]
-            self.dirty.add("room")
-        elif kind == "standings" and section is not None:
-            take_publication(section, msg)
-            self.withheld.pop(msg["section"], None)
-            self.dirty |= {"standings", "calls"}
-        elif kind == "alert" and msg.get("held"):
-            self.held.append(
-                {
-                    **{k: msg[k] for k in HELD_DETAILS if k in msg and k != "result"},
-                    "id": msg.get("result"),
-                    "section": msg.get("section"),
-                    "table": msg.get("table"),
-                    "round": msg.get("round"),
-                    "board": msg.get("board"),
-                    "text": msg.get("text"),
-                }
-            )
-            self.dirty.add("calls")
-        elif kind == "held_details":  # what was sent, just after the held result's alert
-            for row in self.held:
-                if row.get("id") == msg.get("id"):
-                    row.update({k: msg[k] for k in HELD_DETAILS if k in msg})
-            self.dirty.add("calls")
-        elif kind == "alert" and "final results written" in str(msg.get("text", "")).lower():
-            self.final_where = str(msg["text"])
-            self.dirty |= {"clock", "standings"}
-        elif kind == "session_complete":
-            for name, sec in self.sections.items():
-                if msg.get("section") in (None, name):
-                    sec["final"] = True
-            out = msg.get("folder") or msg.get("outputs") or msg.get("paths")
-            if out:
-                shown = ", ".join(map(str, out)) if isinstance(out, list) else str(out)
-                self.final_where = f"final results written to {shown}"
-            self.dirty |= {"clock", "standings", "room"}
-        elif kind in ("held_accepted", "held_rejected"):
-            held = next((h for h in self.held if h["id"] == msg["result"]), {})
-            self.held = [h for h in self.held if h["id"] != msg["result"]]
-            self.dirty.add("calls")
-            if kind == "held_accepted":
-                self._held_done(
-                    held | {k: msg[k] for k in ("section", "table", "round", "board") if k in msg}
-                )
-        elif kind == "td_call":
-            known = next((c for c in self.td_calls if c["id"] == msg.get("call")), None)
-            if known is None:
-                known = {
-                    "id": msg.get("call"),
-                    "section": msg.get("section"),
-                    "table": msg.get("table"),
-                    "status": msg.get("status"),
-                    "note": msg.get("text"),
-                }
-                self.td_calls.append(known)
-            known["status"] = msg.get("status")
-            for part in ("note", "ruling"):
-                if msg.get(part):
-                    known[part] = msg[part]
-            self.dirty |= {"calls", "room"}
-            self.note(f"TD call {known['id']} at table {where(known)}: {known['status']}")
-            return
-        elif kind == "penalty_proposed":
-            self.penalties.append(
-                {
-                    "id": msg["id"],
-                    "status": "proposed",
-                    "section": msg.get("section"),
-                    "table": msg.get("table"),
-                    "round": msg.get("round"),
-                    "reason": msg["text"],
-                }
-            )
-            self.dirty.add("slow")
-        elif kind == "penalty_decided":
-            for p in self.penalties:
-                if p["id"] == msg["id"]:
-                    p["status"] = msg["status"]
-            self.dirty.add("slow")
-        text = self.describe(msg)
-        if text:
-            self.note(text)
-
-    def _held_done(self, where: dict[str, Any]) -> None:
-        """A held result the director accepted is a board done at its table, as one the
-        table entered is ([MENDS] #25, TD trial G9: the Room stayed at 5/6)."""
-        sec = self.sections.get(str(where.get("section")))
-        if sec is None or where.get("round") != sec.get("round"):
-            return
-        for t in sec["tables"]:
-            if t["table"] == where.get("table") and where.get("board") in t["boards"]:
-                t["done"] = min(len(t["boards"]), t["done"] + 1)
-                self.dirty.add("room")
-
     def note(self, text: str) -> None:
         """A line in the event log with its time (the last 500 are kept)."""
         self.log.append(text)
@@ -297,30 +75,240 @@ class RoomState:
         last = min(last, len(self.log))
         return [f"{t} {x}" for t, x in zip(self.times[-last:], self.log[-last:], strict=True)]
 
-    @staticmethod
-    def describe(msg: dict[str, Any]) -> str:
+    def apply(self, msg: Msg) -> None:
+        """Take one message from the hub's feed: its type's handler (``MESSAGES``); a type
+        the console does not know is let by."""
+        if self.lost and msg.get("type") != "link":  # the hub is heard again
+            self.lost = ""
+            self.dirty.add("clock")
+        kind = msg.get("type")
+        handler = self.MESSAGES.get(kind) if isinstance(kind, str) else None
+        if handler is not None:
+            handler(self, msg)
+
+    # -- the feed's messages, by type --------------------------------------------------------
+
+    def _on_snapshot(self, msg: Msg) -> None:
+        """The whole room anew (at log-in, after a reconnection, or for a slow console)."""
+        state = copy.deepcopy(msg["state"])  # ours to change as events arrive
+        self.seq = msg["seq"]
+        self.event = state.get("event", "")
+        self.sections = state.get("sections", {})
+        for sec in self.sections.values():
+            if (sec.get("published") or {}).get("round"):
+                take_publication(sec, sec["published"])
+            else:  # nothing published yet: the live standings, "as of now"
+                sec.pop("published", None)
+        self.held = state.get("held", [])
+        self.td_calls = state.get("td_calls", [])
+        self.penalties = state.get("penalties", [])
+        self.suspicious = {}
+        for f in state.get("suspicious", []):
+            self.suspicious.setdefault((f["section"], f["board"]), []).append(f)
+        self.withheld = dict(state.get("withheld", {}))
+        self.dirty |= {"room", "standings", "calls", "slow", "log", "clock"}
+
+    def _on_reply(self, msg: Msg) -> None:
+        """The hub's answer to a request: told to the TD when it answers a command, or
+        when it refuses (e.g. the log-in); other answers are for whoever asked."""
+        if msg.get("id") in self.pending:
+            what = self.pending.pop(msg["id"])
+            if msg["id"] in self.quiet:
+                self.quiet.discard(msg["id"])
+                if msg.get("ok"):
+                    return
+            if msg.get("ok"):
+                said = msg.get("text") or msg.get("message")
+                self.note(f"{what}: done" + (f" ({said})" if isinstance(said, str) else ""))
+            else:
+                self.warn(f"! {what} refused: {msg.get('error', 'no reason given')}")
+        elif not msg.get("ok"):  # e.g. the log-in
+            self.warn(f"! the hub refused {msg.get('id') or 'a request'}: {msg.get('error')}")
+
+    def _on_link(self, msg: Msg) -> None:
+        """The link to the hub is down: shown on screen, as what the TD sees is not live."""
+        self.lost = str(msg.get("error") or "no reason given")
+        self.warn(f"! lost the hub ({self.lost}); reconnecting")
+        self.dirty.add("clock")
+
+    def _on_session(self, msg: Msg) -> None:
+        """The director's log-in was taken."""
+        self.note("director session opened")
+
+    def _on_event(self, msg: Msg) -> None:
+        """One event: its handler (``SECTION_EVENTS`` for a section the console knows, else
+        ``ROOM_EVENTS``; an event without one is only counted), then its log line."""
+        self.seq = msg["seq"]
         kind = msg["event"]
-        if kind == "alert":
-            return f"! {msg['text']}"
-        if kind == "round_complete":
-            return f"round {msg['round']} complete in section {msg['section']}"
-        if kind == "standings_withheld":
-            return (
-                f"standings of round {msg['round']} in section {msg['section']} withheld: "
-                f"held results or suspicious scores on boards {msg['boards']} "
-                "(Calls tab)"
+        section = self.sections.get(msg.get("section", ""), None)
+        if isinstance(kind, str) and kind in SECTION_EVENTS:
+            if section is not None:
+                self.dirty |= SECTION_EVENTS[kind](section, msg)
+        elif isinstance(kind, str) and kind in self.ROOM_EVENTS:
+            self.ROOM_EVENTS[kind](self, msg)
+        text = event_line(msg)
+        if text:
+            self.note(text)
+
+    # -- events of the room's lists: calls, held results, flags, penalties, standings -------
+
+    def _on_standings(self, msg: Msg) -> None:
+        """A section's standings published: its round is no longer withheld."""
+        section = self.sections.get(msg.get("section", ""), None)
+        if section is None:
+            return
+        take_publication(section, msg)
+        self.withheld.pop(msg["section"], None)
+        self.dirty |= {"standings", "calls"}
+
+    def _on_standings_withheld(self, msg: Msg) -> None:
+        """A round's standings wait for held results or flags (Calls tab)."""
+        self.withheld[msg["section"]] = msg["round"]
+        self.dirty |= {"calls", "standings"}
+
+    def _on_suspicious(self, msg: Msg) -> None:
+        """A board's open suspicious-score flags, in full: the new ones are logged."""
+        key = (msg["section"], msg["board"])
+        flagged = {(f["table"], f["round"]) for f in self.suspicious.get(key, [])}
+        for f in msg["flags"]:  # only what is new: a flag's text changes as results come
+            if (f["table"], f["round"]) not in flagged:
+                self.note(
+                    f"! suspicious score at table {f['section']}{f['table']} board "
+                    f"{f['board']}: {f['reason']}"
+                )
+        if msg["flags"]:
+            self.suspicious[key] = msg["flags"]
+        elif self.suspicious.pop(key, None):
+            self.note(f"board {msg['board']} in section {msg['section']}: no suspicious score left")
+        self.dirty.add("calls")
+
+    def _on_alert(self, msg: Msg) -> None:
+        """An alert: a held result joins the Calls tab; where the final results went."""
+        if msg.get("held"):
+            self.held.append(
+                {
+                    **{k: msg[k] for k in HELD_DETAILS if k in msg and k != "result"},
+                    "id": msg.get("result"),
+                    "section": msg.get("section"),
+                    "table": msg.get("table"),
+                    "round": msg.get("round"),
+                    "board": msg.get("board"),
+                    "text": msg.get("text"),
+                }
             )
-        if kind == "penalty_proposed":
-            return f"penalty proposed: {msg['text']}"
-        if kind == "held_accepted":
-            return f"held result {msg['result']} accepted as board {msg['board']}"
-        if kind == "held_rejected":
-            return f"held result {msg['result']} rejected"
-        if kind == "penalty_decided":
-            return f"penalty {msg['id']} {msg['status']}"
-        if kind == "table_online" and not msg["online"]:
-            return f"table {msg['section']}{msg['table']} is off line"
-        return ""
+            self.dirty.add("calls")
+        elif "final results written" in str(msg.get("text", "")).lower():
+            self.final_where = str(msg["text"])
+            self.dirty |= {"clock", "standings"}
+
+    def _on_held_details(self, msg: Msg) -> None:
+        """What was sent, just after the held result's alert."""
+        for row in self.held:
+            if row.get("id") == msg.get("id"):
+                row.update({k: msg[k] for k in HELD_DETAILS if k in msg})
+        self.dirty.add("calls")
+
+    def _on_held_accepted(self, msg: Msg) -> None:
+        """The director accepted a held result: off the list, a board done at its table."""
+        held = self._unhold(msg)
+        self._held_done(
+            held | {k: msg[k] for k in ("section", "table", "round", "board") if k in msg}
+        )
+
+    def _on_held_rejected(self, msg: Msg) -> None:
+        """The director rejected a held result: off the list."""
+        self._unhold(msg)
+
+    def _unhold(self, msg: Msg) -> dict[str, Any]:
+        """Take the held result ``msg["result"]`` off the list; its row ({} if unknown)."""
+        held = next((h for h in self.held if h["id"] == msg["result"]), {})
+        self.held = [h for h in self.held if h["id"] != msg["result"]]
+        self.dirty.add("calls")
+        return held
+
+    def _held_done(self, where: dict[str, Any]) -> None:
+        """A held result the director accepted is a board done at its table, as one the
+        table entered is ([MENDS] #25, TD trial G9: the Room stayed at 5/6)."""
+        sec = self.sections.get(str(where.get("section")))
+        if sec is None or where.get("round") != sec.get("round"):
+            return
+        for t in sec["tables"]:
+            if t["table"] == where.get("table") and where.get("board") in t["boards"]:
+                t["done"] = min(len(t["boards"]), t["done"] + 1)
+                self.dirty.add("room")
+
+    def _on_session_complete(self, msg: Msg) -> None:
+        """A section's session is over (or every section's): final results, and where."""
+        for name, sec in self.sections.items():
+            if msg.get("section") in (None, name):
+                sec["final"] = True
+        out = msg.get("folder") or msg.get("outputs") or msg.get("paths")
+        if out:
+            shown = ", ".join(map(str, out)) if isinstance(out, list) else str(out)
+            self.final_where = f"final results written to {shown}"
+        self.dirty |= {"clock", "standings", "room"}
+
+    def _on_td_call(self, msg: Msg) -> None:
+        """A table's call for the TD, or the director's news of one: logged."""
+        known = next((c for c in self.td_calls if c["id"] == msg.get("call")), None)
+        if known is None:
+            known = {
+                "id": msg.get("call"),
+                "section": msg.get("section"),
+                "table": msg.get("table"),
+                "status": msg.get("status"),
+                "note": msg.get("text"),
+            }
+            self.td_calls.append(known)
+        known["status"] = msg.get("status")
+        for part in ("note", "ruling"):
+            if msg.get(part):
+                known[part] = msg[part]
+        self.dirty |= {"calls", "room"}
+        self.note(f"TD call {known['id']} at table {where(known)}: {known['status']}")
+
+    def _on_penalty_proposed(self, msg: Msg) -> None:
+        """A slow-play penalty proposed, for the director to decide."""
+        self.penalties.append(
+            {
+                "id": msg["id"],
+                "status": "proposed",
+                "section": msg.get("section"),
+                "table": msg.get("table"),
+                "round": msg.get("round"),
+                "reason": msg["text"],
+            }
+        )
+        self.dirty.add("slow")
+
+    def _on_penalty_decided(self, msg: Msg) -> None:
+        """The director's decision on a proposed penalty."""
+        for p in self.penalties:
+            if p["id"] == msg["id"]:
+                p["status"] = msg["status"]
+        self.dirty.add("slow")
+
+    # the handlers, by message type and by event (the section's are SECTION_EVENTS)
+    MESSAGES: ClassVar[dict[str, Callable[[RoomState, Msg], None]]] = {
+        "snapshot": _on_snapshot,
+        "reply": _on_reply,
+        "link": _on_link,
+        "session": _on_session,
+        "event": _on_event,
+    }
+    ROOM_EVENTS: ClassVar[dict[str, Callable[[RoomState, Msg], None]]] = {
+        "standings": _on_standings,
+        "standings_withheld": _on_standings_withheld,
+        "suspicious": _on_suspicious,
+        "alert": _on_alert,
+        "held_details": _on_held_details,
+        "held_accepted": _on_held_accepted,
+        "held_rejected": _on_held_rejected,
+        "session_complete": _on_session_complete,
+        "td_call": _on_td_call,
+        "penalty_proposed": _on_penalty_proposed,
+        "penalty_decided": _on_penalty_decided,
+    }
 
 
 # what a held result's row may tell beyond where it is (the hub adds them: render what is
@@ -329,28 +317,6 @@ HELD_DETAILS = (
     "contract", "declarer", "result", "tricks", "lead", "score_ns", "entered_by", "ns_pair",
     "ew_pair", "reason", "conflict", "can_accept_as_sent",
 )  # fmt: skip
-
-
-def where(row: dict[str, Any]) -> str:
-    """A table as the TD names it: its section letter and number (A2)."""
-    return f"{row.get('section') or ''}{row.get('table') if row.get('table') is not None else '?'}"
-
-
-def take_publication(section: dict[str, Any], pub: dict[str, Any]) -> None:
-    """Published standings (a ``standings`` event, or the snapshot's ``published``) become
-    the section's standings; each row moved from its ``previous_rank`` (the rank after the
-    previous round, None in the first)."""
-    section["standings"] = pub["rows"]
-    section["published"] = {
-        "round": pub.get("round"),
-        "provisional": pub.get("provisional") or [],
-        "released_by": pub.get("released_by"),
-    }
-    section["moved"] = {
-        (r["pair"], r.get("direction")): place(r["previous_rank"]) - place(r["rank"])
-        for r in pub["rows"]
-        if r.get("previous_rank")
-    }
 
 
 def standings_note(room: RoomState) -> str:

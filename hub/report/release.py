@@ -70,7 +70,7 @@ def _plays(store: Store, event_id: int, letter: str, hide_last: int, published: 
 
 def published_rounds(store: Store, event_id: int) -> dict[str, int]:
     """The last round whose standings the hub published, per section (its audit trail's
-    ``standings_published``: the feed's ``standings``, hub/live/publication.py)."""
+    ``standings_published``: the feed's ``standings``, hub/live/rounds/publication.py)."""
     out: dict[str, int] = {}
     for row in store.audit_log(event_id, "standings_published"):
         detail = row.get("detail") or {}

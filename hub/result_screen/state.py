@@ -57,7 +57,7 @@ class SectionFeed:
     hidden: bool = False  # the published standings are of a round the event hides
     final: bool = False  # the session is over: the standings are the final results
     waiting: bool = False  # the round's clock waits for the director's start
-    # a teams section's matches of the current round (hub/live/team_matches.py), and
+    # a teams section's matches of the current round (hub/live/teams/team_matches.py), and
     # whether the event hides them (a round whose rankings it hides: TD trial F13)
     matches: list[dict[str, Any]] = field(default_factory=list)
     matches_hidden: bool = False

@@ -1,12 +1,10 @@
-"""Events in the store: the event file, its sections' movements (with mid-session changes)
-and the boards' hand records, all stored at once when the event is created."""
+"""Events in the store: the event file, its sections' movements and the boards' hand
+records, all stored at once when the event is created (a movement's later changes:
+``movements``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -18,49 +16,16 @@ from hub.event.hand_records import HandRecordError, read_hand_records
 from hub.event.movement.build import build_movement
 from hub.event.movement.check import check_movement
 from hub.event.movement.model import (
-    Layout,
     Movement,
     MovementError,
-    MovementKind,
-    MovementRow,
-    ThreeWay,
 )
 from hub.event.pair_labels import PairLabels, check_pairs
 from hub.event.roster_names import named, roster_names
 from hub.event.vp_table_file import anchor_vp_table
 from hub.store import schema as t
+from hub.store.movements import layout_to_json, movement_records
 from hub.store.part import StorePart
 from hub.store.values import StoreError
-
-
-def layout_to_json(layout: Layout) -> dict[str, Any]:
-    data = asdict(layout)
-    data["kind"] = layout.kind.value
-    return data
-
-
-def layout_from_json(data: dict[str, Any]) -> Layout:
-    def tuples(v: Any) -> tuple:
-        return tuple(tuple(x) for x in v)
-
-    return Layout(
-        kind=MovementKind(data["kind"]),
-        winners=data["winners"],
-        copies=data["copies"],
-        shares=tuples(data["shares"]),
-        relays=tuples(data["relays"]),
-        matches=tuples(data["matches"]),
-        arrow_switch=tuples(data["arrow_switch"]),
-        description=data["description"],
-        segments=data.get("segments", 1),
-        draw=data.get("draw", ""),
-        drawn=data.get("drawn", 0),
-        withdrawn=tuples(data.get("withdrawn", ())),
-        three_ways=tuple(
-            ThreeWay(w["round"], tuple(w["teams"]), tuple(w["tables"]))  # type: ignore[arg-type]
-            for w in data.get("three_ways", ())
-        ),
-    )
 
 
 def roster_problems(event: EventFile, base_dir: Path | None) -> list[tuple[str, str]]:
@@ -78,8 +43,6 @@ class EventStore(StorePart):
     """Part of ``Store``: events, sections, movements and hand records. A section's movement
     is read once and cached (the cache follows this store's own movement changes). Like
     ``Store``: worker threads and the command line, never the hub's loop."""
-
-    _movements: dict[tuple[int, str], Movement]
 
     def create_event(
         self,
@@ -150,7 +113,7 @@ class EventStore(StorePart):
                         layout=layout_to_json(movement.layout),
                     )
                 )
-                db.add_all(self._movement_records(ev.id, movement.rows))
+                db.add_all(movement_records(ev.id, movement.rows))
             for s_index, session_deals in deals.items():
                 db.add_all(
                     t.BoardRecord(
@@ -199,21 +162,6 @@ class EventStore(StorePart):
             )
             return ev.id
 
-    @staticmethod
-    def _movement_records(event_id: int, rows: Iterable[MovementRow]) -> list[t.MovementRowRecord]:
-        return [
-            t.MovementRowRecord(
-                event_id=event_id,
-                section=r.section,
-                table_no=r.table,
-                round=r.round,
-                ns_pair=r.ns_pair,
-                ew_pair=r.ew_pair,
-                boards=";".join(map(str, r.boards)),
-            )
-            for r in rows
-        ]
-
     def event_ids(self) -> list[int]:
         with Session(self.engine) as db:
             return list(db.scalars(select(t.Event.id).order_by(t.Event.id)))
@@ -245,87 +193,6 @@ class EventStore(StorePart):
                 )
             )
 
-    def movement(self, event_id: int, section: str) -> Movement:
-        cached = self._movements.get((event_id, section))
-        if cached is not None:
-            return cached
-        with Session(self.engine) as db:
-            sec = db.scalar(
-                select(t.SectionRow).where(
-                    t.SectionRow.event_id == event_id, t.SectionRow.letter == section
-                )
-            )
-            if sec is None:
-                raise StoreError(f"event {event_id} has no section {section}")
-            m = t.MovementRowRecord
-            rows = db.execute(
-                select(m.section, m.table_no, m.round, m.ns_pair, m.ew_pair, m.boards).where(
-                    m.event_id == event_id, m.section == section
-                )
-            )
-            out = tuple(
-                MovementRow(sec_, table, rnd, ns, ew, tuple(int(b) for b in boards.split(";") if b))
-                for sec_, table, rnd, ns, ew, boards in rows
-            )
-            movement = Movement(out, layout_from_json(sec.layout)).sorted()
-        self._movements[(event_id, section)] = movement
-        return movement
-
-    def replace_movement_from_round(
-        self,
-        event_id: int,
-        section: str,
-        first_round: int,
-        movement: Movement,
-        actor: str = "TD",
-        action: str = "movement_changed",
-        detail: dict[str, Any] | None = None,
-    ) -> Movement:
-        """A mid-session change: rounds before ``first_round`` stay as played; results are
-        never touched. Audited as ``action`` (a published draw, D19: ``draw_published``
-        with the draw in ``detail``) in the same transaction."""
-        current = self.movement(event_id, section)
-        moved = tuple(replace(r, section=section) for r in movement.rows)
-        changed = current.from_round(first_round, replace(movement, rows=moved))
-        report = check_movement(changed)
-        if not report.ok:
-            raise MovementError(
-                report.errors[0].message, report.errors[0].row, report.errors[0].rule
-            )
-        with Session(self.engine) as db, db.begin():
-            for rec in db.scalars(
-                select(t.MovementRowRecord).where(
-                    t.MovementRowRecord.event_id == event_id,
-                    t.MovementRowRecord.section == section,
-                    t.MovementRowRecord.round >= first_round,
-                )
-            ):
-                db.delete(rec)
-            db.flush()
-            db.add_all(
-                self._movement_records(
-                    event_id, (r for r in changed.rows if r.round >= first_round)
-                )
-            )
-            sec = db.scalar(
-                select(t.SectionRow).where(
-                    t.SectionRow.event_id == event_id, t.SectionRow.letter == section
-                )
-            )
-            assert sec is not None
-            sec.layout = layout_to_json(changed.layout)
-            db.add(
-                t.AuditEntry(
-                    event_id=event_id,
-                    at=self.clock(),
-                    actor=actor,
-                    action=action,
-                    detail={"section": section, "from_round": first_round, **(detail or {})},
-                )
-            )
-        self._movements[(event_id, section)] = changed
-        return changed
-
     def differences_from_file(
         self, event_id: int, event_text: str, base_dir: Path | None = None, source: str = ""
     ) -> list[str]:
@@ -345,7 +212,7 @@ class EventStore(StorePart):
         contestants = self.contestants(event_id)  # type: ignore[attr-defined]
         held = {
             letter: StoredSection(
-                self.movement(event_id, letter),
+                self.movement(event_id, letter),  # type: ignore[attr-defined]
                 [c for c in contestants if c["section"] == letter],
             )
             for letter in self.sections(event_id)

@@ -69,7 +69,8 @@ class ResultStore(StorePart):
         discarded); after an erasure of the key it is a new entry (stored as ``status``
         says). A stored generation of a submission key is ``key``, then ``key#2``, ...
         ``also`` runs in the same transaction, first; ``before_commit`` last, once the rows
-        are written and before COMMIT (a campaign's crash point, hub.live.crash_points)."""
+        are written and before COMMIT (a campaign's crash point,
+        hub.live.oversight.crash_points)."""
         if status not in ("accepted", "held"):
             raise StoreError(f"status {status!r}: results are stored accepted or held")
         self._check_keys(event_id, entries, status)

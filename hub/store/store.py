@@ -20,7 +20,8 @@ from hub.store.boots import BootStore
 from hub.store.contestants import ContestantStore
 from hub.store.engine import make_engine
 from hub.store.engine import migrate as upgrade_schema
-from hub.store.events import EventStore, layout_from_json, layout_to_json
+from hub.store.events import EventStore
+from hub.store.movements import MovementStore, layout_from_json, layout_to_json
 from hub.store.results import ResultStore
 from hub.store.room import RoomStore
 from hub.store.schema import AuditEntry
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 
-class Store(EventStore, ContestantStore, ResultStore, RoomStore, BootStore):
+class Store(EventStore, MovementStore, ContestantStore, ResultStore, RoomStore, BootStore):
     """One database (one event file per SQLite file by default; many events in PostgreSQL).
 
     Used from the hub's worker threads and from the command line, never on the asyncio loop

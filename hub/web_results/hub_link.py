@@ -16,6 +16,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from hub.api.json_reader import JsonRefused, read_object
 from hub.report.model import ReportModel
 from hub.report.model_json import model_from_json
 from hub.result_screen.state import ScreenState
@@ -37,6 +38,14 @@ REFRESH = frozenset(
         "hand_records_loaded",
     }
 )
+
+
+def _unreadable(e: JsonRefused, raw: str | bytes) -> str:
+    """Why a message from the URL is not the hub's: the decoder's own words, or (JSON but
+    not an object, or with NaN or Infinity) the message's start."""
+    if e.kind in ("not_object", "constant"):
+        return f"not the hub's API: a message {str(raw)[:40]!r}"
+    return e.reason if e.kind in ("syntax", "number") else str(e)
 
 
 class PinRefused(Exception):
@@ -114,9 +123,10 @@ class HubLink:
             self._ws = ws
             self._dirty.set()  # whatever happened while the link was down
             async for raw in ws:
-                msg = json.loads(raw)
-                if not isinstance(msg, dict):
-                    raise ValueError(f"not the hub's API: a message {str(raw)[:40]!r}")
+                try:
+                    msg = read_object(raw)
+                except JsonRefused as e:  # the link's words, for the log and the pages
+                    raise ValueError(_unreadable(e, raw)) from None
                 self._take(msg)
         if not self.error:  # else the reason given before (a PIN wanted) stands
             self._lost("the hub closed the link")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import email.utils
 import json
 import logging
 import re
@@ -16,9 +15,9 @@ from http import HTTPStatus
 from urllib.parse import urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
-from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from hub.http.responses import http_response, policy_host
 from hub.report.render import TEMPLATES
 from hub.web_results.hub_link import HubLink
 from hub.web_results.live_view import live_view
@@ -31,13 +30,13 @@ BOARD = re.compile(r"/board-([A-Za-z]{1,4})-([0-9]{1,5})\.html")
 CARD = re.compile(r"/card-([A-Za-z]{1,4})-([0-9]{1,5})\.html")
 HTML = "text/html; charset=utf-8"
 TEXT = "text/plain; charset=utf-8"
-HOST = re.compile(r"[A-Za-z0-9.:\[\]-]{1,255}")
 
 
 def policy(host: str | None) -> str:
     """The Content-Security-Policy: this origin only, its ``/live`` WebSocket named as well
     (for browsers that do not count ws: as 'self'), never any other host."""
-    ws = f" ws://{host} wss://{host}" if host and HOST.fullmatch(host) else ""
+    named = policy_host(host)
+    ws = f" ws://{named} wss://{named}" if named else ""
     return (
         f"default-src 'self'; connect-src 'self'{ws}; img-src 'self'; style-src 'self'; "
         "script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -45,18 +44,8 @@ def policy(host: str | None) -> str:
 
 
 def response(status: HTTPStatus, body: bytes, kind: str, host: str | None = None) -> Response:
-    headers = Headers(
-        [
-            ("Date", email.utils.formatdate(usegmt=True)),
-            ("Connection", "close"),
-            ("Content-Length", str(len(body))),
-            ("Content-Type", kind),
-            ("Cache-Control", "no-store"),
-            ("Content-Security-Policy", policy(host)),
-            ("X-Content-Type-Options", "nosniff"),
-        ]
-    )
-    return Response(status.value, status.phrase, headers, body)
+    """A response with this server's policy (``hub/http/responses.py``)."""
+    return http_response(status, body, kind, policy(host))
 
 
 class ResultsServer:

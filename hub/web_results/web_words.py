@@ -1,7 +1,7 @@
 """The results pages' own words, in every language of the event file (en, sv, cs, pl; issue
 [MENDS] #25: Czech and Polish fell back to English). The report's words
 (``hub/report/words``) cover the tables; these are the lines only the pages have. Each
-language holds every key (tests/test_web_words_languages.py); ``{round}``, ``{rounds}``
+language holds every key (tests/web/test_web_export_release.py); ``{round}``, ``{rounds}``
 and ``{pair}`` are filled in by the pages."""
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hub.live.intake import Intake
-    from hub.live.stored import Stored
+    from hub.live.results.intake import Intake
+    from hub.live.results.stored import Stored
     from hub.store.store import Store
     from hub.web_terminal.server import WebTerminals
 

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hub.live.terminal_port import LogonRequest
+from hub.live.port.terminal_port import LogonRequest
 from hub.store.store import Store
 from hub.store.table_codes import CodeUsed, TableCode, ensure_codes, use_code
 

@@ -12,7 +12,8 @@ import json
 import re
 from typing import Any
 
-from hub.live import terminal_port as tp
+from hub.api.json_reader import JsonRefused, read_object
+from hub.live.port import terminal_port as tp
 
 VERSION = 1  # of the protocol on /ws
 MAX_ID = 2**53 - 1  # a request's id: an integer JavaScript keeps exact
@@ -53,23 +54,17 @@ class BadRequest(ValueError):
     """A message the port cannot pass on; its text says what is wrong (for the page)."""
 
 
-def _no_constant(name: str) -> Any:
-    raise BadRequest(f"{name} is not a number in JSON")
-
-
 def parse(raw: str | bytes) -> dict[str, Any]:
-    """One message: a JSON object in a text frame."""
+    """One message: a JSON object in a text frame (read by ``hub/api/json_reader.py``)."""
     if isinstance(raw, bytes):
         raise BadRequest("messages are JSON text frames, not binary ones")
     try:
-        msg = json.loads(raw, parse_constant=_no_constant)
-    except RecursionError:
-        raise BadRequest("not JSON: nested too deep") from None
-    except ValueError as e:  # JSONDecodeError, an integer too long to read
-        raise BadRequest(f"not JSON: {e}") from None
-    if not isinstance(msg, dict):
-        raise BadRequest(f"a message is a JSON object, not {type(msg).__name__}")
-    return msg
+        return read_object(raw)
+    except JsonRefused as e:  # the page's words: NaN and Infinity are "not JSON" too
+        constant = e.kind == "constant"
+        raise BadRequest(
+            f"not JSON: {e.reason} is not a number in JSON" if constant else str(e)
+        ) from None
 
 
 def request_id(msg: dict[str, Any]) -> int | None:

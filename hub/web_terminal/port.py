@@ -27,7 +27,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from hub.event.pair_labels import Numbering, PairLabels
-from hub.live import terminal_port as tp
+from hub.live.port import terminal_port as tp
 from hub.live.views.base import TravellerView
 from hub.web_terminal import messages, views
 from hub.web_terminal.codes_check import CodesCheck

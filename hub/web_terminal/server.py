@@ -10,7 +10,6 @@ Every response says ``Cache-Control: no-store`` and allows the hub's own origin 
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import logging
 import re
 from dataclasses import dataclass
@@ -19,12 +18,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.datastructures import Headers, MultipleValuesError
+from websockets.datastructures import MultipleValuesError
 from websockets.http11 import Request, Response
 
 from hub.event.pair_labels import numbering
-from hub.live.intake import Intake
-from hub.live.stored import Stored
+from hub.http.responses import http_response, policy_host
+from hub.live.results.intake import Intake
+from hub.live.results.stored import Stored
 from hub.store.store import Store
 from hub.web_terminal.address import TerminalsUnavailable, listen_error, page_url
 from hub.web_terminal.codes_check import CodesCheck
@@ -35,7 +35,6 @@ PAGE = Path(__file__).parent / "page"
 PAGE_FILE = "index.html"  # the form (/) and each table's terminal page (/t/A3?c=...)
 TABLE_PAGE = re.compile(r"/t/[A-Za-z]{1,4}[0-9]{1,4}")
 STATIC = re.compile(r"/static/([A-Za-z0-9_-][A-Za-z0-9_.-]{0,63})")
-HOST = re.compile(r"[A-Za-z0-9.:\[\]-]{1,255}")
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -54,7 +53,8 @@ CLOSE_TIMEOUT = 2.0  # seconds a page has to answer the hub's close (the hub's s
 def policy(host: str | None) -> str:
     """The Content-Security-Policy: this origin only (its WebSocket named as well, for
     browsers that do not count ws: as 'self')."""
-    ws = f" ws://{host}" if host and HOST.fullmatch(host) else ""
+    named = policy_host(host)
+    ws = f" ws://{named}" if named else ""
     return (
         f"default-src 'self'; connect-src 'self'{ws}; img-src 'self'; style-src 'self'; "
         "script-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -62,19 +62,9 @@ def policy(host: str | None) -> str:
 
 
 def response(status: HTTPStatus, body: bytes, kind: str, host: str | None) -> Response:
-    headers = Headers(
-        [
-            ("Date", email.utils.formatdate(usegmt=True)),
-            ("Connection", "close"),
-            ("Content-Length", str(len(body))),
-            ("Content-Type", kind),
-            ("Cache-Control", "no-store"),
-            ("Content-Security-Policy", policy(host)),
-            ("X-Content-Type-Options", "nosniff"),
-            ("Referrer-Policy", "no-referrer"),  # a table's link carries its code
-        ]
-    )
-    return Response(status.value, status.phrase, headers, body)
+    """A response with this server's policy (``hub/http/responses.py``); no referrer: a
+    table's link carries its code."""
+    return http_response(status, body, kind, policy(host), referrer_policy="no-referrer")
 
 
 def not_found(host: str | None, text: str = "not found") -> Response:

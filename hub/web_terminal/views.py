@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from hub.event.pair_labels import Numbering
-from hub.live import terminal_port as tp
+from hub.live.port import terminal_port as tp
 from hub.live.views.base import TravellerView
 from hub.report.hands import hands_of
 from scoring.numbers import display

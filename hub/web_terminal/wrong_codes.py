@@ -11,6 +11,9 @@ item 3, code review turn 3 N3). Counted per device (its serial) and per network 
   card), at the device and at its address; wrong codes for other tables stay counted;
 - a count quiet for ``FORGET_S`` (and not waiting) is forgotten, so memory stays bounded.
 
+Counted by the hub's one attempt limit (``hub/api/attempt_limit.py``): ``DEVICE_WAITS`` for a
+device, the same with ``address_limit`` for an address.
+
 Only a code given that is not the table's counts: no code at all, a code used by another
 device, a table without a code yet, and log-ons refused while waiting do not.
 ``WrongCodes`` is sans-I/O (an injected clock), on the hub's asyncio loop.
@@ -18,11 +21,13 @@ device, a table without a code yet, and log-ons refused while waiting do not.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from hub.api.attempt_limit import AttemptLimit, AttemptPolicy, Key
 
 log = logging.getLogger(__name__)
 
@@ -31,27 +36,18 @@ ADDRESS_LIMIT = 20  # wrong codes from one network address before all of it wait
 BASE_S = 2.0  # the first wait; doubled with every further wrong code
 CAP_S = 60.0  # the longest wait
 FORGET_S = 15 * 60.0  # a count quiet this long (and not waiting) is forgotten
-
-
-@dataclass
-class _Count:
-    wrong: int = 0
-    last: float = 0.0
-
-    def wait(self, limit: int, now: float) -> float:
-        if self.wrong < limit:
-            return 0.0
-        return self.last + min(CAP_S, BASE_S * 2 ** (self.wrong - limit)) - now
+DEVICE_WAITS = AttemptPolicy(CAP_S, FORGET_S, DEVICE_LIMIT, BASE_S)  # from the limit on, doubling
 
 
 class WrongCodes:
-    """Wrong table codes per device and per network address; sans-I/O, on the hub's
-    asyncio loop."""
+    """Wrong table codes per device and per network address (``hub/api/attempt_limit.py``);
+    sans-I/O, on the hub's asyncio loop."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, tables: int = 0) -> None:
         self.clock = clock
         self.address_limit = max(ADDRESS_LIMIT, 2 * tables)
-        self._counts: dict[tuple[str, str], _Count] = {}  # ("device"|"address", who)
+        address = dataclasses.replace(DEVICE_WAITS, lockout_at=self.address_limit)
+        self._counts = AttemptLimit({"device": DEVICE_WAITS, "address": address})
         self._tables: dict[tuple[str, str], int] = {}  # (serial, table) -> its wrong codes
 
     def wait(self, peer: str, serial: str = "") -> str:
@@ -59,10 +55,8 @@ class WrongCodes:
         check its code."""
         now = self.clock()
         self._forget(now)
-        device = self._counts.get(("device", serial))
-        address = self._counts.get(("address", peer))
-        left_device = device.wait(DEVICE_LIMIT, now) if device and serial else 0.0
-        left_address = address.wait(self.address_limit, now) if address else 0.0
+        left_device = self._counts.wait_s(("device", serial), now) if serial else 0.0
+        left_address = self._counts.wait_s(("address", peer), now)
         if max(left_device, left_address) <= 0:
             return ""
         who = "this device" if left_device >= left_address else "this network"
@@ -74,13 +68,13 @@ class WrongCodes:
     def failed(self, peer: str, serial: str = "", table: str = "") -> None:
         """A wrong code from the device ``serial`` at ``peer`` for ``table`` ("A3")."""
         now = self.clock()
-        for key in (("device", serial), ("address", peer)):
-            if key[1] or key[0] == "address":
-                count = self._counts.setdefault(key, _Count())
-                count.wrong, count.last = count.wrong + 1, now
+        self._forget(now)  # as ``wait`` did just before (the port asks it first)
+        keys: list[Key] = [("device", serial)] if serial else []  # no serial: its address
+        for key in [*keys, ("address", peer)]:
+            self._counts.failed(key, now)
         self._tables[(serial, table)] = self._tables.get((serial, table), 0) + 1
-        device = self._counts.get(("device", serial), _Count()).wrong
-        address = self._counts[("address", peer)].wrong
+        device = self._counts.failures(("device", serial), now)
+        address = self._counts.failures(("address", peer), now)
         if device >= DEVICE_LIMIT or address >= self.address_limit:
             log.warning(
                 "browser terminals: %d wrong table codes from %s, %d from its address %s",
@@ -97,22 +91,11 @@ class WrongCodes:
         if not forgiven:
             return
         for key in (("device", serial), ("address", peer)):
-            count = self._counts.get(key)
-            if count is not None:
-                count.wrong = max(0, count.wrong - forgiven)
-                if not count.wrong:
-                    del self._counts[key]
+            self._counts.forgive(key, forgiven)
 
     def _forget(self, now: float) -> None:
-        """Drop the counts quiet for FORGET_S and not waiting (and their tables)."""
-        quiet = [
-            key
-            for key, c in self._counts.items()
-            if now - c.last > FORGET_S
-            and c.wait(DEVICE_LIMIT if key[0] == "device" else self.address_limit, now) <= 0
-        ]
-        for key in quiet:
-            del self._counts[key]
+        """Drop the counts quiet for FORGET_S and not waiting (and their devices' tables)."""
+        for key in self._counts.forget(now):
             if key[0] == "device":
                 for table_key in [k for k in self._tables if k[0] == key[1]]:
                     del self._tables[table_key]

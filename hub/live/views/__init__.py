@@ -1,7 +1,10 @@
 """Live scores per kind of section (decisions D17): ``LiveViews`` hands each section's
 results to its strategy (pairs or teams, ``base.SectionScores``) and asks it for standings
 rows and travellers. No store access here: the hub reads the store in a worker thread and
-hands the lines in."""
+hands the lines in.
+
+May import: ``oversight`` (it needs nothing of ``hub.live``: every other part reads it).
+"""
 
 from __future__ import annotations
 
@@ -44,6 +47,12 @@ class LiveViews:
         self._told: set[tuple[str, int, int, int, str]] = set()
         for live in self.sections.values():
             live.on_left_out = self._left_out
+
+    def replace_section(self, section: str, live: SectionScores) -> None:
+        """A section scored afresh (another movement from a round on) takes the old one's
+        place; the lines it leaves out still reach the director."""
+        live.on_left_out = self._left_out
+        self.sections[section] = live
 
     def _left_out(self, item: LeftOut) -> None:
         if item.key in self._told:
