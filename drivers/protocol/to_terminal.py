@@ -161,7 +161,9 @@ class MatchScore(Message):
     and again each time the other room brings a board to compare or the director changes
     one of the round's boards. The home team sits NS in the open room and EW in the
     closed room; IMPs are those won by each side over the boards played in both rooms,
-    VPs on the event's scale for those boards."""
+    VPs on the event's scale for those boards. A knockout's match is never converted to
+    VPs: both VP fields are 0 there, and its carry-over is not in the IMPs (the console
+    and the screens show the total)."""
 
     section: str = f(STR8)
     round: int = f(U16)

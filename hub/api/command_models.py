@@ -29,6 +29,7 @@ from hub.api.command_args import (
 from hub.api.command_words import needs, refusal
 from hub.api.desk_models import DESK_COMMANDS
 from hub.api.draw_models import DRAW_COMMANDS
+from hub.api.knockout_models import KO_COMMANDS
 from hub.api.pair_models import PAIR_COMMANDS
 from hub.api.server import CommandError
 
@@ -234,6 +235,7 @@ COMMANDS: dict[str, type[CommandArgs]] = {
 COMMANDS.update(PAIR_COMMANDS)  # late pairs, withdrawals, substitutes, names, movements
 COMMANDS.update(DESK_COMMANDS)  # the director's desk: any board's score, slips, held
 COMMANDS.update(DRAW_COMMANDS)  # team events drawn while they run: the next round's draw
+COMMANDS.update(KO_COMMANDS)  # knockouts: the bracket, choices, walk-overs, the next round
 
 
 class LoadHandRecords(CommandArgs):

@@ -17,6 +17,7 @@ BUILT_IN: dict[str, str] = {
     "demo": "hub.cli.demo:demo",
     "event": "hub.cli.event:event",
     "hand-records": "hub.cli.hand_records:hand_records",
+    "ko": "hub.cli.ko:ko",
     "movement": "hub.cli.movement:movement",
     "run": "hub.cli.run:run",
     "screen": "hub.cli.screen:screen",

@@ -37,6 +37,7 @@ from textual.widgets import (
 )
 
 from hub.api.client import Send, Source
+from hub.console.bracket_keys import open_bracket
 from hub.console.choice import PopUp
 from hub.console.clock_keys import ClockKeys
 from hub.console.commands import Answer, Commands, Reply
@@ -263,6 +264,8 @@ class ConsoleApp(App[None]):
 
     def action_penalty(self) -> None:
         self.penalty_keys.ask_table()
+
+    action_knockout = open_bracket  # K: the bracket of a knockout section
 
     def action_break(self) -> None:
         self.clock_keys.take_break()

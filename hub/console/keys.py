@@ -17,6 +17,7 @@ KEYS: list[BindingType] = [
     Binding("D", "draw", "Draw", show=False),
     Binding("W", "withdraw_team", "Withdraw team", show=False),
     Binding("P", "penalty", "Penalty", show=False),
+    Binding("K", "knockout", "Knockout", show=False),
     Binding("c", "tab('calls')", "Calls"),
     Binding("w", "tab('slow')", "Slow"),
     Binding("l", "tab('log')", "Log"),
@@ -98,4 +99,14 @@ HELP = """Keys
   P  a procedural penalty (also Enter on a table in the Room): the table,
      who pays (NS, EW, both, shared), VP or IMP (teams) or % of a top,
      the amount, the reason, the round; asks before sending
+  K  the bracket of a knockout section, round by round: teams, tables, each
+     segment's IMPs, totals with the carry-over, the winner and how (or the
+     extra set or sudden death that follows), byes and walk-overs; who
+     chooses an opponent next and from whom; the round drawn; the places.
+     There c makes the choice (the opponent from the list), p publishes the
+     round drawn (asks first), w a team that does not come: walk-over to
+     the other team (asks first), d the director decides a match its tie
+     rule cannot (the winner from the list), a a choosing team not there
+     (its turn passes) or come back, s a captain's seating choice (the
+     segment its team sits first in); Escape goes back
   q  quit"""

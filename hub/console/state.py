@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from hub.console.event_log import event_line, where
+from hub.console.knockout_events import KNOCKOUT_EVENTS
 from hub.console.section_events import SECTION_EVENTS, take_publication
 
 Msg = dict[str, Any]  # a message of the hub's feed, as JSON gives it
@@ -308,6 +309,7 @@ class RoomState:
         "td_call": _on_td_call,
         "penalty_proposed": _on_penalty_proposed,
         "penalty_decided": _on_penalty_decided,
+        **KNOCKOUT_EVENTS,
     }
 
 

@@ -33,6 +33,7 @@ from hub.event.event_rules import (
 )
 from hub.event.event_sections import (
     GeneratedMovement,
+    KnockoutMovement,
     Pair,
     Player,
     RoundDataMovement,
@@ -61,6 +62,7 @@ __all__ = [
     "EventInfo",
     "GeneratedMovement",
     "ImpAwardOptions",
+    "KnockoutMovement",
     "MatchpointOptions",
     "Pair",
     "PenaltyScaleModel",
@@ -167,7 +169,9 @@ class EventFile(Strict):
 
 
 # the movement's forms, as pydantic names them in error locations
-_FORMS: dict[str, Any] = {m.__name__: m for m in (str, GeneratedMovement, RoundDataMovement)}
+_FORMS: dict[str, Any] = {
+    m.__name__: m for m in (str, GeneratedMovement, RoundDataMovement, KnockoutMovement)
+}
 
 
 def _path(loc: tuple[Any, ...]) -> str:

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Discriminator, Field, Tag, ValidationInfo, field_validator, model_validator
 
 from hub.event.event_rules import Strict
+from hub.event.knockout_movement import KnockoutMovement
 from hub.event.session_date import session_date
 
 
@@ -121,9 +122,12 @@ class RoundDataMovement(Strict):
 
 
 def _movement_form(v: Any) -> str:
-    """Which form a ``movement`` is: a movement file, a RoundData file, a generated one."""
+    """Which form a ``movement`` is: a movement file, a RoundData file, a knockout, a
+    generated one."""
     if isinstance(v, str):
         return "str"
+    if isinstance(v, KnockoutMovement) or (isinstance(v, dict) and "knockout" in v):
+        return "KnockoutMovement"
     rd = isinstance(v, RoundDataMovement) or (isinstance(v, dict) and "round_data" in v)
     return "RoundDataMovement" if rd else "GeneratedMovement"
 
@@ -131,7 +135,8 @@ def _movement_form(v: Any) -> str:
 MovementSpec = Annotated[
     Annotated[str, Tag("str")]
     | Annotated[GeneratedMovement, Tag("GeneratedMovement")]
-    | Annotated[RoundDataMovement, Tag("RoundDataMovement")],
+    | Annotated[RoundDataMovement, Tag("RoundDataMovement")]
+    | Annotated[KnockoutMovement, Tag("KnockoutMovement")],
     Discriminator(_movement_form),
 ]
 

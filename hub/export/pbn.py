@@ -26,7 +26,9 @@ Choices the standard leaves open (PBN 2.1, www.tistis.nl/pbn/pbn_v21.txt):
   IMPs ``TotalIMP``; teams ``TotalVP TotalIMP``). ``Rank`` is the best place of a tie;
   ``PairId`` the room's number (NS 3 and EW 3 are told apart by ``Direction`` in a
   two-winner field); ``Names`` last, so that a reader splitting a row at spaces still finds
-  every other column. Confirmed penalties are not taken off (the report's ranking).
+  every other column. Confirmed penalties are not taken off (the report's ranking). A
+  knockout's: ``Rank PairId Names`` by its final places (issue [KNOCKOUT]); its matches
+  have no PBN table (docs/exports.md).
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ from hub.export.pbn_format import (
     string_token,
 )
 from hub.report.cells import number_text
+from hub.report.knockout_build import knockout_results
+from hub.report.knockout_model import KnockoutResults
 from hub.standings.rebuild import SectionView, rebuild
 from hub.store.store import Store, StoredResult
 from scoring.board import board_dealer, board_vulnerability
@@ -122,7 +126,10 @@ def event_games(store: Store, event_id: int) -> list[Game]:
             )
             results = store.live_results(event_id, section.letter)
             players = _names(store.contestants(event_id, section.letter))
-            games += section_games(event, view, results, players, head, deals)
+            ko = None
+            if event.rules.scoring is Scoring.TEAMS:
+                ko = knockout_results(store, event_id, section.letter, view.movement)
+            games += section_games(event, view, results, players, head, deals, ko)
     return games
 
 
@@ -133,8 +140,10 @@ def section_games(
     names: Mapping[int, str],
     head: tuple[tuple[str, str], ...],
     deals: Mapping[tuple[str, int], str],
+    knockout: KnockoutResults | None = None,
 ) -> list[Game]:
-    """One game per board of the section (the movement's boards and any with a result)."""
+    """One game per board of the section (the movement's boards and any with a result); a
+    knockout's ``TotalScoreTable`` holds its final places (``knockout_totals``)."""
     letter = view.section
     labels = PairLabels.of(view.movement, letter)
     scoring = event.rules.scoring
@@ -159,7 +168,9 @@ def section_games(
             ("Competition", "Teams" if scoring is Scoring.TEAMS else "Pairs"),
         )
         tables = []
-        if i == 0:
+        if i == 0 and knockout is not None:
+            tables.append(knockout_totals(knockout, names))
+        elif i == 0:
             tables.append(total_table(view, names, labels, scoring))
         rows = lines.get(board, [])
         if rows:
@@ -308,6 +319,15 @@ def _team_totals(view: SectionView, names: Mapping[int, str]) -> Table:
         rows.append((str(ts.placed.place), str(team), vp, imps, _names_token(names, team)))
     columns = (Column("Rank"), Column("PairId"), Column("TotalVP"), Column("TotalIMP"))
     return Table("TotalScoreTable", (*columns, Column("Names", L)), tuple(rows))
+
+
+def knockout_totals(knockout: KnockoutResults, names: Mapping[int, str]) -> Table:
+    """A knockout's ``TotalScoreTable``: ``Rank PairId Names`` by final place, ``Rank`` the
+    first place of a shared range ("5-8" → 5, as a tie); no totals (a knockout has no VPs,
+    and PBN has no table for its matches: docs/exports.md)."""
+    rows = tuple((str(p.first), p.team, _names_token(names, int(p.team))) for p in knockout.places)
+    columns = (Column("Rank"), Column("PairId"), Column("Names", L))
+    return Table("TotalScoreTable", columns, rows)
 
 
 def _room_number(labels: PairLabels) -> Callable[[int], str]:

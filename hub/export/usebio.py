@@ -18,7 +18,10 @@ Left out, because the hub does not hold them: ``CLUB_ID_NUMBER``'s value, master
 Teams: neither producer's files include a teams event, so the names there are ours: a
 ``TEAM`` in ``PARTICIPANTS`` like a ``PAIR`` (``TEAM_NUMBER``, ``TEAM_NAME``, the players,
 ``TOTAL_SCORE`` the VPs, ``PLACE``), ``EVENT_TYPE`` ``TEAMS`` (the NZ converter's word), and
-each board's traveller with the team numbers as NS and EW and no points elements.
+each board's traveller with the team numbers as NS and EW and no points elements. A
+knockout (issue [KNOCKOUT]) has no VPs: each ``TEAM``'s ``PLACE`` is its final place (a
+shared range's first, "5-8" → 5, as other shared places), no ``TOTAL_SCORE``, and a
+``MATCH`` per bracket match (our naming, ``usebio_build.match_element``; docs/exports.md).
 """
 
 from __future__ import annotations
@@ -42,9 +45,13 @@ from hub.export.usebio_model import (
     EventType,
     Hand,
     Line,
+    Match,
+    MatchSegment,
     Player,
     Section,
 )
+from hub.report.knockout_build import knockout_results
+from hub.report.knockout_model import KnockoutResults
 from hub.standings.places import place
 from hub.standings.rebuild import SectionView, rebuild
 from hub.store.store import Store, StoredResult
@@ -71,7 +78,10 @@ def usebio_event(store: Store, event_id: int) -> Event:
     sections = []
     for letter, view in views.items():
         results = store.live_results(event_id, letter)
-        sections.append(_section(event, event_type, view, results, contestants))
+        ko = None
+        if event_type is EventType.TEAMS:
+            ko = knockout_results(store, event_id, letter, view.movement)
+        sections.append(_section(event, event_type, view, results, contestants, ko))
     session = event.sessions[0]
     winners = max((v.movement.layout.winners for v in views.values()), default=1)
     return Event(
@@ -96,6 +106,7 @@ def _section(
     view: SectionView,
     results: list[StoredResult],
     contestants: list[dict[str, Any]],
+    ko: KnockoutResults | None = None,
 ) -> Section:
     teams = event_type is EventType.TEAMS
     mine = [c for c in contestants if c["section"] == view.section]
@@ -106,7 +117,45 @@ def _section(
 
     entrants = _teams(view, mine) if teams else _pairs(view, mine, labels)
     boards = _boards(event, event_type, view, results, number)
+    if ko is not None:  # a knockout: the bracket's places and its matches, no VPs
+        return Section(view.section, _knockout_teams(ko, mine), boards, _matches(ko))
     return Section(view.section, entrants, boards)
+
+
+def _knockout_teams(ko: KnockoutResults, contestants: list[dict[str, Any]]) -> tuple[Entrant, ...]:
+    """A knockout's teams by their final place (a shared range, "5-8": its first place on
+    each of its teams, as shared places are); a team not placed yet last, without one."""
+    by_number = {int(c["number"]): c for c in contestants}
+    placed = {int(p.team): p.first for p in ko.places}
+    order = [int(p.team) for p in ko.places] + sorted(set(by_number) - set(placed))
+    return tuple(
+        Entrant(str(t), "", _players(by_number.get(t)), placed.get(t), "", None,
+                (by_number.get(t) or {}).get("name") or "")
+        for t in order
+    )  # fmt: skip
+
+
+def _matches(ko: KnockoutResults) -> tuple[Match, ...]:
+    """Every match of the bracket that has its teams, in bracket order."""
+    out = []
+    for m in ko.matches:
+        if all(t is None for t in m.teams):
+            continue
+        home, away = (*("" if t is None else str(t) for t in m.teams), "", "")[:2]
+        carry: list[str | None] = [cells.points_text(c) for c in m.carry] or [None, None]
+        totals: list[str | None] = [None, None]
+        if m.totals is not None:
+            totals = [cells.points_text(x) for x in m.totals]
+        segments = tuple(
+            MatchSegment(s.segment, cells.points_text(s.home_imps), cells.points_text(s.away_imps))
+            for s in m.segments
+        )
+        winner = None if m.winner is None else str(m.winner)
+        out.append(
+            Match(m.match, m.round, home, away, carry[0], carry[1], segments, totals[0],
+                  totals[1], winner, m.decided_by or None)
+        )  # fmt: skip
+    return tuple(out)
 
 
 def _players(contestant: Mapping[str, Any] | None) -> tuple[Player, ...]:

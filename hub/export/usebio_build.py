@@ -10,7 +10,17 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from hub.export.usebio_model import Board, Entrant, Event, EventType, Hand, Line, Player, Section
+from hub.export.usebio_model import (
+    Board,
+    Entrant,
+    Event,
+    EventType,
+    Hand,
+    Line,
+    Match,
+    Player,
+    Section,
+)
 
 PROGRAM_NAME = "bridgehub"
 VERSION = "1.2"
@@ -48,7 +58,8 @@ def entrant_element(e: Entrant, teams: bool) -> ET.Element:
         el = ET.Element("PAIR")
         _add(el, "PAIR_NUMBER", e.number)
         _add(el, "DIRECTION", e.direction)
-    _add(el, "TOTAL_SCORE", e.total)
+    if e.total or not teams:  # a knockout's team has no total: its PLACE says it all
+        _add(el, "TOTAL_SCORE", e.total)
     _maybe(el, "PERCENTAGE", e.percentage)
     _maybe(el, "PLACE", e.place)  # none for a pair or team not competing (D16)
     for p in e.players:
@@ -83,13 +94,35 @@ def board_element(board: Board, event_type: EventType) -> ET.Element:
     return el
 
 
+def match_element(m: Match) -> ET.Element:
+    """A knockout's ``MATCH`` (our naming: no producer's file of a knockout was found)."""
+    el = ET.Element("MATCH")
+    _add(el, "MATCH_ID", m.identifier)
+    _add(el, "ROUND", m.round)
+    _add(el, "HOME_TEAM_NUMBER", m.home)
+    _add(el, "AWAY_TEAM_NUMBER", m.away)
+    _maybe(el, "HOME_CARRY_OVER", m.home_carry_over)
+    _maybe(el, "AWAY_CARRY_OVER", m.away_carry_over)
+    for s in m.segments:
+        seg = ET.SubElement(el, "SEGMENT")
+        _add(seg, "SEGMENT_NUMBER", s.number)
+        _add(seg, "HOME_IMPS", s.home_imps)
+        _add(seg, "AWAY_IMPS", s.away_imps)
+    _maybe(el, "HOME_IMPS", m.home_imps)
+    _maybe(el, "AWAY_IMPS", m.away_imps)
+    _maybe(el, "WINNER_TEAM_NUMBER", m.winner)
+    _maybe(el, "DECIDED_BY", m.decided_by)
+    return el
+
+
 def section_parts(section: Section, event_type: EventType) -> list[ET.Element]:
-    """``PARTICIPANTS`` and the section's ``BOARD``s."""
+    """``PARTICIPANTS``, a knockout's ``MATCH``es and the section's ``BOARD``s."""
     teams = event_type is EventType.TEAMS
     participants = ET.Element("PARTICIPANTS", EVENT_TYPE=event_type.value)
     for e in section.entrants:
         participants.append(entrant_element(e, teams))
-    return [participants, *(board_element(b, event_type) for b in section.boards)]
+    matches = [match_element(m) for m in section.matches]
+    return [participants, *matches, *(board_element(b, event_type) for b in section.boards)]
 
 
 def handset_element(hands: dict[int, tuple[Hand, ...]]) -> ET.Element:

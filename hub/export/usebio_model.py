@@ -94,10 +94,41 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchSegment:
+    """One segment of a knockout match: its number (an extra set or sudden death goes on
+    from the regular ones) and each team's IMPs in it."""
+
+    number: int
+    home_imps: str
+    away_imps: str
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A knockout ``MATCH`` (our naming, issue [KNOCKOUT]): the bracket's match and round,
+    the teams (home first; "" while unknown), the carry-over, the segments, the IMPs with
+    the carry-over, the winner and how it was decided (``imps``, ``extra_set``,
+    ``walk_over``, ``bye`` …; "" while undecided)."""
+
+    identifier: str
+    round: str
+    home: str
+    away: str
+    home_carry_over: str | None
+    away_carry_over: str | None
+    segments: tuple[MatchSegment, ...]
+    home_imps: str | None
+    away_imps: str | None
+    winner: str | None
+    decided_by: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Section:
     letter: str
     entrants: tuple[Entrant, ...]
     boards: tuple[Board, ...]
+    matches: tuple[Match, ...] = ()  # a knockout's
 
 
 @dataclass(frozen=True, slots=True)

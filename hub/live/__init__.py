@@ -5,4 +5,15 @@
 (``tests/house/test_live_folders.py`` holds it, and each folder's docstring says so).
 """
 
-FOLDERS = ("oversight", "views", "port", "rounds", "teams", "results", "desk", "tables", "service")
+FOLDERS = (
+    "oversight",
+    "views",
+    "port",
+    "rounds",
+    "teams",
+    "results",
+    "knockout",
+    "desk",
+    "tables",
+    "service",
+)

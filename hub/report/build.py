@@ -18,6 +18,7 @@ from hub.event.event_file import EventFile, Scoring
 from hub.event.hand_records import section_deals
 from hub.report import cells
 from hub.report.hands import double_dummy_text, hands_of
+from hub.report.knockout_build import with_knockout
 from hub.report.labels import labeller
 from hub.report.model import (
     BoardTraveller,
@@ -72,6 +73,7 @@ def build_report(
         section = _section(view, results, names, label, w, teams)
         if teams:
             section = _with_matches(section, store, event_id, view, names, w)
+            section = with_knockout(section, store, event, event_id, view.movement, names, lang)
         boards = {b: d for (sec, b), d in deals.items() if sec == letter}
         sections.append(with_hands(section, boards, double_dummy))
     session = event.sessions[0]

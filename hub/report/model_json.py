@@ -4,10 +4,17 @@ templates as the printed report."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 from hub.report.hands import Hand, Hands
+from hub.report.knockout_model import (
+    KnockoutReport,
+    KnockoutSectionReport,
+    KoMatchLine,
+    KoPlaceLine,
+    KoSegmentCell,
+)
 from hub.report.model import (
     BoardTraveller,
     CardRow,
@@ -69,7 +76,25 @@ def _cross_table(d: dict[str, Any] | None) -> CrossTable | None:
     return CrossTable(tuple(d["teams"]), rows)
 
 
+def _knockout(d: dict[str, Any]) -> KnockoutReport:
+    def line(m: dict[str, Any]) -> KoMatchLine:
+        return KoMatchLine(**{**m, "segments": tuple(KoSegmentCell(**c) for c in m["segments"])})
+
+    return KnockoutReport(
+        d["name"],
+        tuple(d["rounds"]),
+        tuple(KoPlaceLine(**p) for p in d["places"]),
+        tuple(line(m) for m in d["matches"]),
+        d["picture"],
+        dict(d["words"]),
+    )
+
+
 def _section(d: dict[str, Any]) -> SectionReport:
+    if d.get("knockout"):  # a knockout section (issue [KNOCKOUT])
+        plain = _section({k: v for k, v in d.items() if k != "knockout"})
+        given = {f.name: getattr(plain, f.name) for f in fields(SectionReport)}
+        return KnockoutSectionReport(**given, knockout=_knockout(d["knockout"]))
     return SectionReport(
         d["letter"],
         d["movement"],

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -26,6 +27,7 @@ from hub.result_screen.barometer import (
     played_text,
     screen_sections,
 )
+from hub.result_screen.bracket_text import bracket_text
 from hub.result_screen.state import ScreenState
 from hub.standings.places import moved_text
 
@@ -40,14 +42,18 @@ PHASES = {
 Page = tuple[ScreenSection, list[Any], int, int]
 
 
-def pages(sections: list[ScreenSection], per_page: int) -> list[Page]:
+def pages(sections: list[ScreenSection], per_page: int, width: int | None = None) -> list[Page]:
     """Every section cut into pages: (section, rows, page number, pages); a teams
-    section's round's matches follow on pages of their own (``matches_page``)."""
+    section's round's matches follow on pages of their own (``matches_page``), a knockout
+    section's bracket on its own (``bracket_page``, drawn ``width`` characters wide)."""
     out: list[Page] = []
     for sec in sections:
         out += _cut(sec, sec.rows, per_page)
         if sec.match_round:
             out += _cut(replace(sec, matches_page=True), list(sec.matches), per_page)
+        if sec.knockout:
+            lines = list(bracket_text(sec.knockout, width).split("\n"))
+            out += _cut(replace(sec, bracket_page=True), lines, per_page)
     return out
 
 
@@ -130,7 +136,7 @@ class ScreenApp(App[None]):
 
     def current(self) -> Page | None:
         per_page = max(1, self.size.height - 5 - 3)
-        all_pages = pages(self.sections, per_page)
+        all_pages = pages(self.sections, per_page, max(1, self.size.width - 4))
         return all_pages[self.page % len(all_pages)] if all_pages else None
 
     def draw(self) -> None:
@@ -149,6 +155,13 @@ class ScreenApp(App[None]):
             return
         sec, lines, n, of = shown
         heading = f"{self.state.event}   {sec.heading or 'Section ' + sec.section}".strip()
+        if sec.bracket_page:
+            name = (sec.knockout or {}).get("name") or "knockout"
+            heading = f"{self.state.event}   Section {sec.section}: {name}"
+            title.update(heading + (f"   page {n}/{of}" if of > 1 else "") + lost)
+            rows.update(Text("\n").join(lines))
+            self.draw_clock()
+            return
         if sec.matches_page:
             heading = f"{self.state.event}   Section {sec.section}: matches of round "
             heading += str(sec.match_round)

@@ -55,6 +55,8 @@ class ScreenSection:
     matches: tuple[MatchLine, ...] = ()  # none while hidden
     matches_hidden: bool = False  # a round whose rankings the event hides (F13)
     matches_page: bool = False  # this page shows the matches (``app.pages``)
+    knockout: dict[str, Any] | None = None  # a knockout section's bracket (docs/api.md)
+    bracket_page: bool = False  # this page shows the bracket (``app.pages``)
 
 
 def entrant(row: Mapping[str, Any]) -> str:
@@ -114,6 +116,7 @@ def screen_sections(state: ScreenState) -> list[ScreenSection]:
             hidden=s.hidden,
             final=s.final,
             waiting=s.waiting,
+            knockout=s.knockout,
             **round_matches(s),
         )
         for s in feeds

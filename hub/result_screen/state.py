@@ -12,6 +12,7 @@ from typing import Any
 
 from drivers.clock.show import ClockShow, Phase
 from hub.api.match_news import next_round, take_matches
+from hub.result_screen.bracket_text import bracket_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,7 @@ class SectionFeed:
     # whether the event hides them (a round whose rankings it hides: TD trial F13)
     matches: list[dict[str, Any]] = field(default_factory=list)
     matches_hidden: bool = False
+    knockout: dict[str, Any] | None = None  # a knockout section's bracket (docs/api.md)
 
 
 @dataclass(slots=True)
@@ -112,6 +114,9 @@ class ScreenState:
             sec.matches = take_matches(sec.matches, msg)
             sec.matches_hidden = bool(msg.get("hidden"))
             return "standings"
+        if name == "knockout":
+            sec.knockout = bracket_of(msg)
+            return "standings"
         return "standings" if relinked else None
 
     def _snapshot(self, state: dict[str, Any], now: float) -> None:
@@ -135,4 +140,5 @@ class ScreenState:
                 (s.get("clock") or {}).get("phase") == "waiting",
                 list(s.get("matches") or []),
                 bool(s.get("matches_hidden", published.get("hidden"))),
+                s.get("knockout"),
             )

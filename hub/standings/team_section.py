@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from hub.event.event_file import EventFile, GeneratedMovement
+from hub.event.event_file import EventFile, GeneratedMovement, KnockoutMovement
 from hub.event.movement.model import Layout, Movement, MovementRow
 from hub.event.vp_table_file import load_scale
 from hub.standings.team_penalties import TeamPenalty, team_penalties
@@ -43,9 +43,9 @@ NSScore = Callable[[int, int, int], int | None]  # table, movement round, board 
 def tie_rule(event: EventFile, layout: Layout) -> TieBreakRule:
     """The section's team tie-break rule: the event's ``tie_breaks``, else a drawn
     event's own method's (a Swiss is ranked as it is drawn: seed 000's chain), else VP
-    alone."""
+    alone (a knockout's standings are its bracket's places: VP is no more than a tally)."""
     names = event.rules.tie_breaks
-    if names or not layout.draw:
+    if names or layout.draw not in DEFAULT_RULE:
         return rule_from_names(names)
     return DEFAULT_RULE[layout.draw]
 
@@ -111,14 +111,17 @@ class TeamSection:
             self.playing.setdefault(m.key[1], set()).update((m.home, m.away))
         for way in movement.layout.three_ways:  # its first round: no bye either
             self.playing.setdefault(self.event_round(way.round), set()).update(way.teams)
-        self.known = {
-            k for k in self.playing if not movement.layout.undrawn((k - 1) * self.per_match + 1)
-        }
+        self.known = {k for k in self.playing if not movement.layout.undrawn(self.first_round(k))}
         listed: set[int] = set()
         for sec in (x for s in event.sessions for x in s.sections if x.letter == section):
             listed |= {t.number for t in sec.teams}
             g = sec.movement  # a drawn event's teams are 1 … teams, listed or not (D19)
-            if isinstance(g, GeneratedMovement) and g.draw and g.teams:
+            drawn = isinstance(g, GeneratedMovement) and bool(g.draw)
+            if (
+                isinstance(g, KnockoutMovement | GeneratedMovement)
+                and g.teams
+                and (drawn or isinstance(g, KnockoutMovement))
+            ):
                 listed |= set(range(1, g.teams + 1))
         self.teams = sorted(listed | {t for ts in self.playing.values() for t in ts})
 
@@ -136,7 +139,8 @@ class TeamSection:
         for k, rows in by_round.items():
             first = rows[0]
             home, away = first.ns_pair, first.ew_pair
-            if (first.round - 1) % self.per_match % 2 == 1:  # a switched segment
+            switched = self.layout.knockout is None and (first.round - 1) % self.per_match % 2
+            if switched:  # a knockout's home team stays NS in the open room
                 home, away = away, home
             segments = []
             for row in rows:
@@ -164,8 +168,16 @@ class TeamSection:
 
     # -- matches ---------------------------------------------------------------------------
     def event_round(self, rnd: int) -> int:
-        """The event round (match) a movement round belongs to."""
+        """The event round (match) a movement round belongs to (a knockout's: its plan's)."""
+        if self.layout.knockout is not None:
+            return self.layout.knockout.event_round(rnd)
         return (rnd - 1) // self.per_match + 1
+
+    def first_round(self, k: int) -> int:
+        """The first movement round of event round ``k``."""
+        if self.layout.knockout is not None:
+            return self.layout.knockout.first_round(k)
+        return (k - 1) * self.per_match + 1
 
     def key_of(self, table: int, rnd: int) -> MatchKey | None:
         """The match table ``table`` plays in movement round ``rnd``."""
@@ -202,7 +214,8 @@ class TeamSection:
         self, key: MatchKey, ns_score: NSScore, penalties: Mapping[int, Fraction] | None = None
     ) -> PlayedMatch | None:
         """The match over every board both rooms have played in all its segments (None
-        before the first), with its carry-over and the IMP ``penalties`` per team."""
+        before the first), with its carry-over and the IMP ``penalties`` per team; a
+        knockout's match is never converted to VPs (its three-ways are: seed 000)."""
         m = self.plan.get(key)
         if m is None:
             return None
@@ -220,12 +233,14 @@ class TeamSection:
         k = key[1]
         first = m.segments[0]  # a three-way's: home's match of round N, away's of N+1
         k_home, k_away = (self.event_round(first.round), k) if first.ew_round else (k, k)
-        co = self.rules.carry_over
+        co, ko = self.rules.carry_over, self.layout.knockout
         seed_home, seed_away = co.seed_imps(m.home, m.away)
+        if ko is not None:  # the bracket's carry-over, fixed when the round was published
+            seed_home, seed_away = seed_home + ko.carry(m.home, k), seed_away + ko.carry(m.away, k)
         pen = penalties or {}
         result = score_match(
             boards,
-            scale=self.scale(k),
+            scale=None if ko is not None and not first.ew_round else self.scale(k),
             home_carry_over=seed_home + co.fixed(m.home, k_home),
             away_carry_over=seed_away + co.fixed(m.away, k_away),
             home_penalty=pen.get(m.home, Fraction(0)),
@@ -298,7 +313,7 @@ class TeamSection:
             for t in self.teams
             if t not in self.playing[k]
             and self.rules.first_round(t) <= k
-            and self.layout.plays(t, (k - 1) * self.per_match + 1)
+            and self.layout.plays(t, self.first_round(k))
         ]
 
     def bye_vp(self, matches: Mapping[MatchKey, PlayedMatch], team: int) -> Fraction:

@@ -60,7 +60,13 @@ class EventStore(StorePart):
         for s_index, session in enumerate(event.sessions):
             for c_index, section in enumerate(session.sections):
                 try:
-                    movement = build_movement(section.movement, section.letter, base_dir)
+                    movement = build_movement(
+                        section.movement,
+                        section.letter,
+                        base_dir,
+                        teams=section.teams,
+                        lot_seed=event.rules.lot_seed,
+                    )
                 except MovementError as e:  # which section's movement cannot be made
                     raise MovementError(
                         f"section {section.letter}: {e.message}", e.row, e.rule

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, replace
+from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
@@ -13,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from hub.event.movement.check import check_movement
 from hub.event.movement.model import (
+    KnockoutPlan,
     Layout,
     Movement,
     MovementError,
@@ -28,7 +30,26 @@ from hub.store.values import StoreError
 def layout_to_json(layout: Layout) -> dict[str, Any]:
     data = asdict(layout)
     data["kind"] = layout.kind.value
+    if layout.knockout is not None:  # exact IMPs as text (decisions D4)
+        data["knockout"]["carried"] = [[k, t, str(v)] for k, t, v in layout.knockout.carried]
+        data["knockout"]["minutes"] = [[r, str(m)] for r, m in layout.knockout.minutes]
     return data
+
+
+def _knockout(data: dict[str, Any] | None) -> KnockoutPlan | None:
+    if data is None:
+        return None
+    return KnockoutPlan(
+        event_rounds=tuple(data["event_rounds"]),
+        matches=tuple((int(k), int(i), str(m)) for k, i, m in data["matches"]),
+        three_ways=tuple((int(k), int(i), str(m)) for k, i, m in data.get("three_ways", ())),
+        carried=tuple((int(k), int(t), Fraction(v)) for k, t, v in data["carried"]),
+        to_come=bool(data["to_come"]),
+        entries=tuple(int(t) for t in data.get("entries", ())),
+        lot_seed=int(data.get("lot_seed", 0)),
+        bracket=str(data.get("bracket", "")),
+        minutes=tuple((int(r), Fraction(m)) for r, m in data.get("minutes", ())),
+    )
 
 
 def layout_from_json(data: dict[str, Any]) -> Layout:
@@ -52,6 +73,7 @@ def layout_from_json(data: dict[str, Any]) -> Layout:
             ThreeWay(w["round"], tuple(w["teams"]), tuple(w["tables"]))  # type: ignore[arg-type]
             for w in data.get("three_ways", ())
         ),
+        knockout=_knockout(data.get("knockout")),
     )
 
 

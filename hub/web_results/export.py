@@ -17,6 +17,7 @@ from hub.report.build import build_report
 from hub.report.model import ReportModel
 from hub.report.release import released, section_releases
 from hub.store.store import Store
+from hub.web_results.bracket_page import knockout_html
 from hub.web_results.pages import CSS, CSS_FILE, ResultsView, SectionPage, all_pages, web_words
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ def export_view(model: ReportModel, notes: Mapping[str, str] | None = None) -> R
             s.byes,
             s.team_cards,
             s.cross_table,
+            knockout_html(model, s),
         )
         for s in model.sections
     )

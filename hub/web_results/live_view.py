@@ -16,6 +16,7 @@ from hub.report.team_model import TeamCard
 from hub.report.words import words as words_of
 from hub.result_screen.state import ScreenState, SectionFeed
 from hub.standings.places import overall_ranking
+from hub.web_results.bracket_page import bracket_html
 from hub.web_results.pages import ResultsView, SectionPage, web_words
 
 
@@ -141,6 +142,7 @@ def live_view(
         cards = _cards(s, sec, bool(complete.get(s.letter)))
         team_cards = _team_cards(s, sec, bool(complete.get(s.letter)))
         parts = (s.matches, s.byes, team_cards, s.cross_table)  # as the hub released them
-        pages.append(SectionPage(s.letter, groups, note, s.travellers, cards, *parts))
+        bracket = bracket_html(sec.knockout if sec is not None else None, w)
+        pages.append(SectionPage(s.letter, groups, note, s.travellers, cards, *parts, bracket))
     feeds = [state.sections[k] for k in sorted(state.sections)]
     return ResultsView(model, tuple(pages), overall_group(feeds, w), version)

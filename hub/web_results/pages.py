@@ -43,6 +43,7 @@ class SectionPage:
     byes: tuple[ByeLine, ...] = ()
     team_cards: tuple[TeamCard, ...] = ()
     cross_table: CrossTable | None = None
+    bracket: str = ""  # a knockout section's bracket and places (bracket_page.bracket_html)
 
     def card_link(self, pair: int, section: str = "") -> str | None:
         """The link to a pair's (or a team's) card, when the section has one for it

@@ -3,10 +3,12 @@ Bridgemate RoundData CSV beside it (``hub/event/movement/round_data.py``)."""
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from hub.event.event_file import GeneratedMovement, RoundDataMovement
+from hub.event.event_file import GeneratedMovement, KnockoutMovement, RoundDataMovement, Team
 from hub.event.movement.barometer import barometer
 from hub.event.movement.csv_format import not_utf8, parse_movement
 from hub.event.movement.drawn import drawn_teams
@@ -18,9 +20,21 @@ from hub.event.movement.teams import round_robin
 
 
 def build_movement(
-    spec: str | GeneratedMovement | RoundDataMovement, section: str, base_dir: Path | None = None
+    spec: str | GeneratedMovement | RoundDataMovement | KnockoutMovement,
+    section: str,
+    base_dir: Path | None = None,
+    *,
+    teams: Sequence[Team] = (),
+    lot_seed: int | None = None,
 ) -> Movement:
-    """Generate the movement, or read the file (relative to the event file's folder)."""
+    """Generate the movement, or read the file (relative to the event file's folder). A
+    knockout's first round is drawn from its ``teams`` with the event's ``lot_seed``, or
+    one drawn here and kept in its movement (decisions D19)."""
+    if isinstance(spec, KnockoutMovement):
+        from hub.event.knockout_rounds import start_movement  # scoring.knockout: on demand
+
+        seed = secrets.randbelow(2**31) if lot_seed is None else lot_seed
+        return start_movement(spec, section, teams, seed, base_dir)
     if isinstance(spec, RoundDataMovement):
         return round_data_movement(spec, section, base_dir)
     if isinstance(spec, str):

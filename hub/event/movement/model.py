@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from fractions import Fraction
 from functools import cached_property
 
 
@@ -95,6 +96,49 @@ class ThreeWay:
         return table in self.tables and rnd in (self.round, self.round + 1)
 
 
+@dataclass(frozen=True, slots=True)
+class KnockoutPlan:
+    """What a knockout's movement says beyond its rows (issue [KNOCKOUT]): its movement
+    rounds are appended while it runs (a bracket round's segments, then an extra set or
+    sudden-death boards where a match is level), so ``event_rounds[r − 1]`` is the bracket
+    round (event round) movement round r plays; ``matches`` names the bracket match each
+    pair of tables plays in an event round, as (event round, index in ``Layout.matches``,
+    match), and ``three_ways`` its three-way matches (seed 000) as (event round, index in
+    ``Layout.three_ways``, match); ``carried`` the IMPs a team starts its match of an event
+    round with, as (event round, team, IMPs); ``to_come``: rounds are still to be appended
+    (the bracket is not decided), so the section waits after its last round instead of
+    ending;
+    ``entries``, the team numbers by rank (rank 1 first) as seeded when the event was
+    created, with the ``lot_seed`` of the seeding and of every later lot (decisions D19);
+    ``bracket``, the bracket file's text when the section plays one (docs/brackets.md), so
+    the store alone rebuilds the knockout (D23); ``minutes``, the movement rounds with a
+    time of their own (an extra set: seed 003 §12.8) as (round, minutes)."""
+
+    event_rounds: tuple[int, ...] = ()
+    matches: tuple[tuple[int, int, str], ...] = ()
+    three_ways: tuple[tuple[int, int, str], ...] = ()
+    carried: tuple[tuple[int, int, Fraction], ...] = ()
+    to_come: bool = True
+    entries: tuple[int, ...] = ()
+    lot_seed: int = 0
+    bracket: str = ""
+    minutes: tuple[tuple[int, Fraction], ...] = ()
+
+    def event_round(self, rnd: int) -> int:
+        return self.event_rounds[rnd - 1] if 0 < rnd <= len(self.event_rounds) else 0
+
+    def first_round(self, k: int) -> int:
+        """The first movement round of event round ``k`` (0 before it is appended)."""
+        return next((r for r, e in enumerate(self.event_rounds, start=1) if e == k), 0)
+
+    def match_at(self, k: int, pair: int) -> str:
+        """The bracket match the ``pair``-th pair of tables plays in event round ``k``."""
+        return next((name for e, i, name in self.matches if (e, i) == (k, pair)), "")
+
+    def carry(self, team: int, k: int) -> Fraction:
+        return sum((imps for e, t, imps in self.carried if (e, t) == (k, team)), Fraction(0))
+
+
 @dataclass(frozen=True)
 class Layout:
     """What rows cannot say: the movement's kind, winners, board copies, shared tables,
@@ -103,7 +147,8 @@ class Layout:
     and, for a draw made while the event runs (decisions D19), its ``draw`` method and the
     rounds ``drawn`` so far (later rounds' rows are empty until their draw is published)
     and the teams ``withdrawn`` from a round on (left out of that round's draw and later),
-    and the ``three_ways`` an odd field of teams plays instead of a bye."""
+    and the ``three_ways`` an odd field of teams plays instead of a bye; a knockout's
+    ``knockout`` plan (``draw = "knockout"``)."""
 
     kind: MovementKind = MovementKind.HOWELL
     winners: int = 1
@@ -118,6 +163,7 @@ class Layout:
     drawn: int = 0  # with a draw: the rounds drawn so far
     withdrawn: tuple[tuple[int, int], ...] = ()  # (team, the first round it no longer plays)
     three_ways: tuple[ThreeWay, ...] = ()
+    knockout: KnockoutPlan | None = None
 
     def three_way_at(self, table: int, rnd: int) -> ThreeWay | None:
         """The three-way match table ``table`` plays in round ``rnd``, if any."""
@@ -130,6 +176,11 @@ class Layout:
     def undrawn(self, rnd: int) -> bool:
         """Round ``rnd`` waits for its draw (D19)."""
         return bool(self.draw) and rnd > self.drawn
+
+    @property
+    def to_come(self) -> bool:
+        """Rounds are still to be appended after the last (a knockout not decided yet)."""
+        return self.knockout is not None and self.knockout.to_come
 
 
 @dataclass(frozen=True)

@@ -2,5 +2,6 @@
 desk's lists (held results, boards not played, travellers) and the director's entries, and
 the pairs directory and names a command changes.
 
-May import: ``oversight``, ``views``, ``port``, ``rounds``, ``teams``, ``results``.
+May import: ``oversight``, ``views``, ``port``, ``rounds``, ``teams``, ``results``,
+``knockout``.
 """

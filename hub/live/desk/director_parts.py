@@ -15,6 +15,9 @@ from hub.live.desk.td_commands import Commands
 from hub.live.desk.td_pair_commands import PairCommands
 from hub.live.desk.td_result_commands import ResultCommands
 from hub.live.desk.td_room_commands import RoomCommands
+from hub.live.knockout.knockouts import Knockouts
+from hub.live.knockout.ko_commands import KnockoutCommands
+from hub.live.knockout.ko_section import knockout_sections
 from hub.live.oversight.alerts import Alerts
 from hub.live.port.gateway import TerminalGateway
 from hub.live.results.hand_record_commands import HandRecordCommands
@@ -47,15 +50,16 @@ class Composed(Protocol):
     intake: Intake
     views: LiveViews
     web: Any  # the browser terminals' server, when there are some
+    snapshots: Any  # the API's snapshot (its knockout brackets are the knockouts' view)
 
     def devices(self) -> dict[str, Any]: ...
 
 
 def director_commands(
     hub: Composed, stored: Stored, member_name: MemberName
-) -> tuple[Commands, PairCommands, TeamDraws]:
+) -> tuple[Commands, PairCommands, TeamDraws, Knockouts]:
     """The dispatcher over every command part, the pairs' part (``member_name``: a member
-    number's name, the club roster's) and the team draws."""
+    number's name, the club roster's), the team draws and the knockouts."""
     results = ResultCommands(
         hub.store, hub.event_id, hub.rounds, hub.scores, hub.publication, hub.feed, hub.clock
     )
@@ -86,6 +90,18 @@ def director_commands(
         hub.clock,
     )
     draws.matches_changed = hub.rounds.on_round_started = hub.scores.publish_matches
+    knockouts = Knockouts(
+        hub.store,
+        hub.event_id,
+        knockout_sections(stored.event, stored.movements),
+        draws,
+        hub.rounds,
+        hub.feed,
+        hub.alerts,
+        hub.clock,
+    )
+    hub.scores.on_match = knockouts.brackets.result_in
+    hub.snapshots.knockout = knockouts.brackets.shown
     commands = Commands(
         hub.store,
         hub.event_id,
@@ -96,9 +112,10 @@ def director_commands(
         draws,
         TeamWithdrawal(draws),
         DrawEdits(draws),
+        KnockoutCommands(knockouts),
         sections=list(hub.rounds.sections),
     )
     hands.dispatch = commands.dispatch  # held leads that fit new hand records
     pairs.member_name = member_name  # the roster (G7)
-    hub.rounds.on_round_complete = draws.after(hub.publication.round_complete)
-    return commands, pairs, draws
+    hub.rounds.on_round_complete = knockouts.after(draws.after(hub.publication.round_complete))
+    return commands, pairs, draws, knockouts

@@ -63,6 +63,8 @@ class Scores:
         # the flags of a section changed on a terminal's result (a correction that clears
         # one): withheld standings may now go out (publication's ``publish_if_clear``)
         self.on_flags_changed: Callable[[str], Awaitable[None]] | None = None
+        # a teams section's match changed on a result: a knockout's bracket view follows
+        self.on_match: Callable[[str], None] | None = None
         self._checks: set[asyncio.Task[None]] = set()
         # hand records loaded by the director, by section: its older solutions are stale
         self.deals_loaded: dict[str, int] = {}
@@ -132,6 +134,8 @@ class Scores:
         self.views.result_stored(line)
         if self._waiting is None:  # the warm start's drain publishes once, at its end
             self.publish_match(stored.section, stored.table, stored.round)
+            if self.on_match is not None:
+                self.on_match(stored.section)
         if self.suspicious.put(line):
             self.publish_flags(stored.section, stored.board)
             self._flags_changed(stored.section)
@@ -196,6 +200,8 @@ class Scores:
         self.intake.board_changed(section, board, live)
         self.views.reload_board(section, board, lines)
         self.publish_matches(section)
+        if self.on_match is not None:  # a knockout's bracket: what the change would do
+            self.on_match(section)
         if self.suspicious.reload(section, board, lines):
             self.publish_flags(section, board)
         self.feed.publish("board_changed", section=section, board=board, why=why)

@@ -36,7 +36,7 @@ def clock_view(state: SectionRounds, now: float) -> dict[str, Any] | None:
     full time) while the round waits for the director's start; None before any round."""
     if state.waiting:
         rnd = state.round
-        full = state.clock.timing.allowed_seconds(state.clock.boards_per_round.get(rnd, 0))
+        full = state.clock.full_seconds(rnd)
         return {"phase": "waiting", "seconds_left": int(full), "round": rnd}
     show = state.clock.show(now)
     if show is None:

@@ -63,6 +63,15 @@ class RoundClock:
     boards_per_round: dict[int, int]
     events: list[ClockEvent] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # stored events replay skipped
+    # a round's own time where the event gives one (a knockout's extra set: seed 003
+    # §12.8, 35 minutes for 4 boards), else the boards' time
+    round_seconds: dict[int, float] = field(default_factory=dict)
+
+    def full_seconds(self, rnd: int) -> float:
+        """Round ``rnd``'s allowed time before any adjustment."""
+        if rnd in self.round_seconds:
+            return self.round_seconds[rnd]
+        return self.timing.allowed_seconds(self.boards_per_round.get(rnd, 0))
 
     # -- events -------------------------------------------------------------------------------
     def apply(self, event: ClockEvent) -> None:
@@ -146,9 +155,7 @@ class RoundClock:
             st.settle(ev.at)
             if ev.action is ClockAction.START:
                 assert ev.round is not None
-                st.current = _Round(
-                    ev.round, ev.at, self.timing.allowed_seconds(self.boards_per_round[ev.round])
-                )
+                st.current = _Round(ev.round, ev.at, self.full_seconds(ev.round))
                 st.brk = None
                 if st.pending is not None and ev.round > st.pending[0]:  # the break asked for
                     st.brk = (ev.at, ev.at + st.pending[1] * 60)
@@ -186,7 +193,7 @@ class RoundClock:
         return starts[-1] if starts else None
 
     def allowed_seconds(self, rnd: int) -> float:
-        total = self.timing.allowed_seconds(self.boards_per_round[rnd])
+        total = self.full_seconds(rnd)
         active = False
         for ev in self.events:
             if ev.action is ClockAction.START:
@@ -251,7 +258,7 @@ class RoundClock:
         end += st.pending[1] * 60 if st.pending is not None and r.number < last_round else 0.0
         for later in range(r.number + 1, last_round + 1):
             if later in self.boards_per_round:
-                end += move + self.timing.allowed_seconds(self.boards_per_round[later])
+                end += move + self.full_seconds(later)
         return end
 
     # -- the room's clock, for lateness (decisions D10) -------------------------------------------
@@ -283,4 +290,4 @@ class RoundClock:
         if r.paused_since is not None:  # a pause still on at ``at`` (or at the next start)
             paused += (min(at, ends) if ends is not None else at) - r.paused_since
         left = r.allowed + r.adjust - (at - r.start - paused)
-        return self.timing.allowed_seconds(self.boards_per_round[rnd]) - left
+        return self.full_seconds(rnd) - left

@@ -100,21 +100,28 @@ class RoundController:
                 self._tables[(tr.table, tr.round)] = tr
 
     def _drawn(self, movement: Movement, at: float) -> list[Effect]:
-        """Rounds drawn since (D19) join; a section waiting for this draw moves on now."""
-        first = self.movement.layout.drawn + 1
-        self.movement = movement
+        """Rounds drawn since (D19) join, and a knockout's rounds appended after the last;
+        a section waiting for them moves on now, or ends when no round is to come."""
+        first = min(self.movement.layout.drawn, self.rounds) + 1
+        self.movement, self.rounds = movement, max(self.rounds, movement.rounds)
         for rnd in range(first, self.rounds + 1):
             self._playing[rnd] = []
             self._tables = {k: v for k, v in self._tables.items() if k[1] != rnd}
         self._seat(movement, first)
-        if first == self._round:  # the current round was waiting for its draw: it starts now
+        if first == self._round and not self.is_complete(first):  # it waited for its draw
             return [RoundStarted(self._round, at)]
-        over = self._round in self._complete and self.auto_advance and self._round < self.rounds
+        complete = self._round in self._complete
+        if complete and self._round >= self.rounds and not movement.layout.to_come:
+            return [SessionComplete()]  # a knockout decided after its last round
+        over = complete and self.auto_advance and self._round < self.rounds
         return self._start(self._round + 1, at) if over and not self.waits_for_draw() else []
 
     def waits_for_draw(self) -> bool:
-        """The next round is not drawn yet (D19): the section cannot move on to it."""
-        return self.movement.layout.undrawn(self._round + 1) and self._round < self.rounds
+        """The next round is not drawn yet (D19), or not appended yet (a knockout): the
+        section cannot move on to it."""
+        if self._round >= self.rounds:
+            return self.movement.layout.to_come
+        return self.movement.layout.undrawn(self._round + 1)
 
     @property
     def round(self) -> int:
@@ -215,6 +222,11 @@ class RoundController:
             raise RoundRefused(
                 f"round {rnd} of section {self.section} is not drawn yet: publish its draw"
             )
+        if rnd >= self.rounds and rnd in self._complete and self.movement.layout.to_come:
+            raise RoundRefused(
+                f"round {rnd} is the last round of section {self.section} so far: the "
+                "knockout's next round is not published yet"
+            )
         if rnd >= self.rounds and rnd in self._complete:
             raise RoundRefused(
                 f"round {rnd} is the last round of section {self.section}: the session is over"
@@ -240,7 +252,7 @@ class RoundController:
         self._complete.add(rnd)
         over = RoundComplete(rnd, tuple(forced or ()), forced is not None)
         out = [*self._tell_finished(rnd), over]
-        if rnd >= self.rounds:
+        if rnd >= self.rounds and not self.movement.layout.to_come:
             return [*out, SessionComplete()]
         if self.waits_for_draw():  # D19: the next round starts when its draw is published
             return out

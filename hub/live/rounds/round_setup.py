@@ -10,6 +10,7 @@ from hub.event.event_file import EventFile
 from hub.event.movement.model import Movement
 from hub.live.rounds.round_clock import RoundClock, RoundTiming
 from hub.live.rounds.round_controller import RoundController
+from hub.live.rounds.round_times import timed
 from hub.live.rounds.section_rounds import SectionRounds
 
 
@@ -33,10 +34,8 @@ def section_rounds(
     )
     sections = {}
     for letter, movement in movements.items():
-        boards = {
-            r: len(movement.round_rows(r, letter)[0].boards) for r in range(1, movement.rounds + 1)
-        }
-        round_clock = RoundClock(round_timing, boards)
+        round_clock = RoundClock(round_timing, {})
+        timed(round_clock, movement, letter)
         round_clock.replay([c for c in clock_events if c["section"] == letter])
         controller = RoundController(
             letter, movement, auto_advance=auto_advance, needs_verification=verification

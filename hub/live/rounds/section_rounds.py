@@ -24,6 +24,7 @@ from hub.live.rounds import round_controller as rc
 from hub.live.rounds.room_view import room_tables
 from hub.live.rounds.round_clock import RoundClock
 from hub.live.rounds.round_events import ended_early
+from hub.live.rounds.round_times import timed
 from hub.live.rounds.slow_play import TableRound
 
 log = logging.getLogger(__name__)
@@ -245,9 +246,7 @@ class Rounds:
             needs_verification=old.needs_verification,
         )
         state.clock.boards_per_round.clear()
-        for n in range(1, movement.rounds + 1):
-            rows = movement.round_rows(n, section)
-            state.clock.boards_per_round[n] = max((len(r.boards) for r in rows), default=0)
+        timed(state.clock, movement, section)
         await self.handle(section, rc.Resume(played, old.round, self.clock()))
         for seat in self.gateway.in_section(section):
             self.assign(seat)

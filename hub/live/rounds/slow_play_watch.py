@@ -48,7 +48,7 @@ class SlowPlayWatch:
         start = clock.official_start(tr.round)
         if self.scale is None or start is None:
             return
-        allowed = clock.timing.allowed_seconds(clock.boards_per_round[tr.round])
+        allowed = clock.full_seconds(tr.round)
         late = lateness_minutes(tr, start, allowed, clock.room_time(tr.round))
         if late is None or late <= 0:
             return

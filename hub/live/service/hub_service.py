@@ -158,7 +158,9 @@ class HubService:
         self.silent = SilentTables(self.rounds, self.gateway, feed, self.alerts, clock)
         self.snapshots = snapshots(self)
         member_name = self.requests.player_numbers.member_name  # the club roster (G7)
-        self.commands, self.pairs, self.draws = director_commands(self, stored, member_name)
+        self.commands, self.pairs, self.draws, self.knockouts = director_commands(
+            self, stored, member_name
+        )
         self.api = api_server(self, self._api_at, self._pin, self._remote_feed)
 
     def _run_tasks(self, stored: Stored) -> None:
@@ -175,6 +177,7 @@ class HubService:
         sup.spawn("silent tables", self.silent.run)
         sup.spawn("audit trail", self.audit.run)
         sup.spawn("team draws", partial(self.draws.after_start, self.warm.ready))
+        sup.spawn("knockouts", partial(self.knockouts.after_start, self.warm.ready))
         sup.spawn("device register", self.requests.devices.run)
         limits = self.suspicious.limits
         checked = limits is not None and limits.double_dummy is not None
@@ -193,6 +196,7 @@ class HubService:
             closing += [self.audit.flush(), self.requests.devices.flush()]
         if hasattr(self, "draws"):
             self.draws.cancel()
+            self.knockouts.cancel()
         await close_all(closing)
         if hasattr(self, "scores"):  # its task stopped with the supervisor: no more solving
             self.scores.solver.close()

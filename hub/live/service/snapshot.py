@@ -71,6 +71,8 @@ class Snapshots:
         self.alerts = alerts
         self.clock = clock
         self.silent = silent
+        # a knockout section's bracket (``Knockouts.shown``), once the knockouts are built
+        self.knockout: Callable[[str], dict[str, Any] | None] | None = None
 
     async def build(self) -> dict[str, Any]:
         due = finished_boards(self.rounds)  # the boards of rounds that are over
@@ -123,6 +125,7 @@ class Snapshots:
             ),
             "matches_hidden": rankings_hidden(self.publication.event, state.movement, state.round),
             "draw": draw_state(state.movement.layout, waits_for_draw(state)),
+            "knockout": self.knockout(letter) if self.knockout is not None else None,
         }
 
     def _silent(self, letter: str, t: dict[str, Any]) -> str | None:

@@ -3,5 +3,5 @@ erasures, verification by the opponents, member numbers, the device register, an
 tables that fall silent.
 
 May import: ``oversight``, ``views``, ``port``, ``rounds``, ``teams``, ``results``,
-``desk``.
+``knockout``, ``desk``.
 """

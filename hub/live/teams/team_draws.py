@@ -26,6 +26,7 @@ from hub.event.movement.model import Movement, MovementError
 from hub.live.oversight.alerts import Alerts
 from hub.live.port.next_seating import next_seating
 from hub.live.rounds import round_controller as rc
+from hub.live.rounds.round_times import timed
 from hub.live.rounds.section_rounds import RoundDone, Rounds
 from hub.live.teams.draw_proposal import DrawSpec, NotReady, draw_json, draw_spec, played, propose
 from hub.live.views import LiveViews, TeamsLive
@@ -238,7 +239,7 @@ class TeamDraws:
             except (MovementError, StoreError) as e:
                 raise CommandError(f"section {section}: round {draw.round}: {e}") from None
             self.follow(section, stored)
-            await self._room_follows(section, stored, draw.round)
+            await self.room_follows(section, stored, draw.round)
             if self.rounds.current(section) == draw.round and self.matches_changed is not None:
                 self.matches_changed(section)  # the round started: its matches, none played
             self.forget(section)
@@ -246,13 +247,12 @@ class TeamDraws:
             log.info("section %s: round %d drawn and published by %s", section, draw.round, actor)
             return shown
 
-    async def _room_follows(self, section: str, movement: Movement, rnd: int) -> None:
-        """The section's controller and clock learn the round; a section waiting for it
-        moves on, and every table is told where it plays next."""
+    async def room_follows(self, section: str, movement: Movement, rnd: int) -> None:
+        """The section's controller and clock learn round ``rnd`` and those after it (a
+        knockout's segments, appended together); a section waiting for it moves on, and
+        every table is told where it plays next."""
         state = self.rounds.sections[section]
-        state.clock.boards_per_round[rnd] = max(
-            (len(r.boards) for r in movement.round_rows(rnd, section)), default=0
-        )
+        timed(state.clock, movement, section, rnd)
         controller = self.rounds.controller(section)
         if controller.is_complete(controller.round):  # the room waited for this draw
             for row in movement.round_rows(controller.round, section):

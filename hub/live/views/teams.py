@@ -153,6 +153,24 @@ class TeamsLive:
             return played
         return PlayedMatch(played.away, played.home, played.result.swapped())
 
+    def match_boards(self, key: MatchKey) -> list[tuple[int, int, int, int]]:
+        """(segment from 1, board, the NS score where the home team sits NS, the NS score
+        where it sits EW) of each board of match ``key`` both rooms have played: a
+        knockout decides on them (``hub.live.knockout``)."""
+        m = self.plan.plan.get(key)
+        out: list[tuple[int, int, int, int]] = []
+        for n, seg in enumerate(m.segments if m is not None else (), start=1):
+            for b in seg.boards:
+                ns = self._ns_score(self._lines.get((seg.home_ns_table, seg.round, b)))
+                ew = self._ns_score(self._lines.get((seg.home_ew_table, seg.home_ew_round, b)))
+                if ns is not None and ew is not None:
+                    out.append((n, b, ns, ew))
+        return out
+
+    def played(self, key: MatchKey) -> PlayedMatch | None:
+        """Match ``key`` as the standings score it now (home first)."""
+        return self._matches.get(key)
+
     def matches(self) -> list[PlayedMatch]:
         """The matches scored so far, in the movement's order (match, then round)."""
         return [self._matches[k] for k in sorted(self._matches)]
