@@ -179,15 +179,15 @@ class Message(CommandArgs):
 
 
 class ConfirmPenalty(CommandArgs):
-    """Confirm a proposed slow-play penalty, saying who pays (`shared`: half each); the
-    standings change."""
+    """Confirm a proposed slow-play or late-arrival penalty, saying who pays (`shared`:
+    half each); the standings change."""
 
     penalty: RowId
     payer: Literal["NS", "EW", "both", "shared"]
 
 
 class WaivePenalty(CommandArgs):
-    """Waive a proposed slow-play penalty."""
+    """Waive a proposed slow-play or late-arrival penalty."""
 
     penalty: RowId
 

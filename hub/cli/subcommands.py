@@ -19,6 +19,7 @@ BUILT_IN: dict[str, str] = {
     "hand-records": "hub.cli.hand_records:hand_records",
     "ko": "hub.cli.ko:ko",
     "movement": "hub.cli.movement:movement",
+    "rulings": "hub.cli.rulings:rulings",
     "run": "hub.cli.run:run",
     "screen": "hub.cli.screen:screen",
     "teams": "hub.cli.teams:teams",

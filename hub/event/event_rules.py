@@ -144,6 +144,20 @@ class PenaltyScaleModel(Strict):
     opponent_imps_per_board_removed: float = 0
 
 
+class TieBreaksAfter(Strict):
+    """``[[rules.tie_breaks_after]]``: the standings after event round ``round`` and later
+    use ``tie_breaks`` (seed 000 §6-1: one chain "during the event", another "after round
+    10"); checked as ``rules.tie_breaks`` is, in ``Rules``."""
+
+    round: int = Field(ge=1)
+    tie_breaks: list[str] = Field(min_length=1)
+
+    @field_validator("tie_breaks", mode="before")
+    @classmethod
+    def _one_name(cls, v: object) -> object:
+        return [v] if isinstance(v, str) else v
+
+
 class Rules(Strict):
     scoring: Scoring
     matchpoints: MatchpointOptions = Field(default_factory=MatchpointOptions)
@@ -152,6 +166,7 @@ class Rules(Strict):
     imp_awards: ImpAwardOptions = Field(default_factory=ImpAwardOptions)
     vp_scale: str = "wbf_continuous_20"
     tie_breaks: list[str] = Field(default_factory=list)
+    tie_breaks_after: list[TieBreaksAfter] = Field(default_factory=list)
     lot_seed: int | None = None
     timing: Timing = Field(default_factory=Timing)
     display: Display = Field(default_factory=Display)
@@ -175,16 +190,28 @@ class Rules(Strict):
     @field_validator("tie_breaks")
     @classmethod
     def _tie_breaks(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        return _tie_breaks_for(info.data.get("scoring"), v)
+
+    @field_validator("tie_breaks_after")
+    @classmethod
+    def _tie_breaks_after(
+        cls, v: list[TieBreaksAfter], info: ValidationInfo
+    ) -> list[TieBreaksAfter]:
+        """Each entry's rule as ``tie_breaks``; rounds strictly increasing; teams only (the
+        pairs' standings have one rule for the event)."""
         scoring = info.data.get("scoring")
-        if scoring is Scoring.TEAMS:
-            return _team_tie_breaks(v)
-        for i, name in enumerate(v):
-            if name not in PAIR_TIE_BREAKS:
+        if v and scoring is not Scoring.TEAMS:
+            raise ValueError("is for teams scoring only; a pairs event has one tie_breaks")
+        for i, entry in enumerate(v):
+            if i and entry.round <= v[i - 1].round:
                 raise ValueError(
-                    f"item {i}, {name!r}, is not a tie-break for "
-                    f"{getattr(scoring, 'value', '?')} scoring; use "
-                    f"{', '.join(PAIR_TIE_BREAKS)}"
+                    f"entry {i}: round {entry.round} is not after round {v[i - 1].round}; "
+                    "give the entries in strictly increasing rounds"
                 )
+            try:
+                _tie_breaks_for(scoring, entry.tie_breaks)
+            except ValueError as e:
+                raise ValueError(f"entry {i}, tie_breaks: {e}") from None
         return v
 
     @field_validator("vp_scale")
@@ -193,6 +220,20 @@ class Rules(Strict):
         if v not in BUILT_IN and not v.endswith(".csv"):
             raise ValueError(f"{v!r} is neither {' nor '.join(BUILT_IN)} nor a .csv table file")
         return v
+
+
+def _tie_breaks_for(scoring: object, v: list[str]) -> list[str]:
+    """``v`` if it is a tie-break rule for ``scoring``'s standings, else ValueError."""
+    if scoring is Scoring.TEAMS:
+        return _team_tie_breaks(v)
+    for i, name in enumerate(v):
+        if name not in PAIR_TIE_BREAKS:
+            raise ValueError(
+                f"item {i}, {name!r}, is not a tie-break for "
+                f"{getattr(scoring, 'value', '?')} scoring; use "
+                f"{', '.join(PAIR_TIE_BREAKS)}"
+            )
+    return v
 
 
 def _team_tie_breaks(v: list[str]) -> list[str]:

@@ -1,8 +1,8 @@
 """The event file's ``[rules.teams]`` table (decisions D2): what a team event sets beyond
 the VP scale and the tie-break rule — carry-over, late joiners' assigned VPs, a VP scale per
-stage, the VP for a bye. Part of the one event-file schema (``Rules.teams``); frozen
-values, any thread. Rounds here are the event's rounds (matches): with ``segments`` S a
-match of S segments is one round.
+stage, the VP for a bye, the IMPs of an adjusted score. Part of the one event-file schema
+(``Rules.teams``); frozen values, any thread. Rounds here are the event's rounds
+(matches): with ``segments`` S a match of S segments is one round.
 
 Exact amounts (decisions D4) are written as numbers or as strings (``"1/3"``, ``"6.5"``);
 a float is read as its decimal text, so ``0.1`` is exactly one tenth.
@@ -17,6 +17,9 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from hub.event.strict import Strict
+from scoring.board import board_vulnerability
+from scoring.imp_awards import ImpAwards
+from scoring.imps import imps
 from scoring.late_joiners import (
     AverageOfPositions,
     FixedVP,
@@ -24,7 +27,12 @@ from scoring.late_joiners import (
     VPOfPosition,
     VPPerMissedRound,
 )
+from scoring.law77 import score_ns
+from scoring.traveller import Artificial
 from scoring.vp_scale import BUILT_IN
+
+RoomResult = int | Artificial
+"""One room's result on a board: its NS score, or the director's adjusted score."""
 
 
 def _exact(v: object) -> str:
@@ -202,9 +210,12 @@ class TeamRules(Strict):
     bye: Bye | None = None
     late_joiners: list[LateJoiner] = Field(default_factory=list)
     carry_over: CarryOver = Field(default_factory=CarryOver)
+    assigned_imps: Exact = "3"  # average-plus in IMPs (Law 86A: 3 unless the event says)
 
     @model_validator(mode="after")
     def _check(self) -> TeamRules:
+        if Fraction(self.assigned_imps) < 0:
+            raise ValueError(f"assigned_imps is 0 or more (average-plus), not {self.assigned_imps}")
         stages = sorted(self.vp_scales, key=lambda s: s.from_round)
         for a, b in pairwise(stages):
             if a.to_round is None or a.to_round >= b.from_round:
@@ -225,3 +236,40 @@ class TeamRules(Strict):
     def first_round(self, team: int) -> int:
         """The round a team starts in (1 unless it is a late joiner)."""
         return next((j.first_round for j in self.late_joiners if team in j.teams), 1)
+
+    def imp_awards(self) -> ImpAwards:
+        """Artificial scores in IMPs: A+ = +``assigned_imps``, A = 0, A− = −``assigned_imps``;
+        a percentage linearly, ``assigned_imps`` for every 10 % from 50 % (60 % = A+)."""
+        x = Fraction(self.assigned_imps)
+        return ImpAwards(x, Fraction(0), -x, x)
+
+    def board_imps(self, board: int, home_ns: RoomResult, home_ew: RoomResult) -> Fraction:
+        """The home team's IMPs on a board with the room where it sits NS and the one where
+        it sits EW (docs/scoring.md, "Assigned scores"). Scores and weighted scores (Law
+        12C1(c)) are compared, weighted: Σ wᵢ·wⱼ·IMP(NSᵢ − NSⱼ). An artificial score (Law
+        12C2) in a room replaces the comparison: the room gives the home team half its own
+        side's award less half the other side's (Law 86A ±``assigned_imps``; unequal awards
+        averaged as Law 86B says), and with both rooms artificial the two rooms add up."""
+        rooms = (_versions(board, home_ns), _versions(board, home_ew))
+        if rooms[0] is not None and rooms[1] is not None:
+            return sum(
+                (wi * wj * imps(i - j) for wi, i in rooms[0] for wj, j in rooms[1]), Fraction(0)
+            )
+        awards = self.imp_awards()
+        total = Fraction(0)
+        for room, home_sits_ns in ((home_ns, True), (home_ew, False)):
+            if isinstance(room, Artificial) and not room.weighted:
+                home, away = (room.ns, room.ew) if home_sits_ns else (room.ew, room.ns)
+                total += (awards.imps(home) - awards.imps(away)) / 2
+        return total
+
+
+def _versions(board: int, room: RoomResult) -> list[tuple[Fraction, int]] | None:
+    """A room's NS scores with their weights (one of weight 1 for a score), None for an
+    artificial score (nothing to compare)."""
+    if isinstance(room, int):
+        return [(Fraction(1), room)]
+    if room.weighted:
+        vul = board_vulnerability(board)
+        return [(p.weight, score_ns(p.play, vul)) for p in room.parts]
+    return None

@@ -106,6 +106,10 @@ def team_results(
     ``penalties`` (the IMP ones go into their match, as the standings take them)."""
     good, _bad = usable_lines(results, traveller_line)  # the bad ones: the standings name them
     scores: dict[Where, int | None] = {(r.table, r.round, r.board): ln.score_ns for r, ln in good}
+    rooms_in = {  # the match as the standings score it: adjusted boards too (Law 86)
+        (r.table, r.round, r.board): ln.score_ns if ln.artificial is None else ln.artificial
+        for r, ln in good
+    }
     plan = TeamSection(event, section, movement)
     mine = [p for x in penalties if x.get("section", section) == section for p in team_penalties(x)]
     imp_penalties = plan.imp_penalties(mine)
@@ -114,7 +118,7 @@ def team_results(
     board_imps: dict[Where, tuple[int, int]] = {}
     for key in sorted(plan.plan, key=lambda k: (k[1], k[0])):
         m = plan.plan[key]
-        played = plan.score(key, lambda t, r, b: scores.get((t, r, b)), imp_penalties.get(key))
+        played = plan.score(key, lambda t, r, b: rooms_in.get((t, r, b)), imp_penalties.get(key))
         if played is not None:
             scored[key] = played
         boards = _boards(m, scores, board_imps)

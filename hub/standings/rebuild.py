@@ -12,6 +12,7 @@ from typing import Any
 
 from hub.event.event_file import EventFile, Scoring
 from hub.event.movement.model import Movement
+from hub.event.team_rules import RoomResult
 from hub.standings.left_out import LeftOut, board_plays, score_without_bad, usable_lines
 from hub.standings.team_section import MatchKey, TeamSection, team_penalties, tie_rule
 from hub.store.store import LiveLine, Store, StoredResult
@@ -107,11 +108,15 @@ def teams_view(
     penalties: Sequence[Mapping[str, Any]] = (),
 ) -> SectionView:
     """Matches from the two tables of each match over its segments (open: home NS; closed:
-    home EW; the seating switched between segments), with the event's carry-over, the
+    home EW; the seating switched between segments; a room's adjusted score gives assigned
+    IMPs), with the event's carry-over, the
     confirmed ``penalties`` (VP and IMP) and the VPs outside matches, as
     ``hub.standings.team_section`` says for the live view too."""
     good, bad = usable_lines(results, traveller_line)
-    live = {(r.table, r.round, r.board): line.score_ns for r, line in good}
+    live: dict[tuple[int, int, int], RoomResult | None] = {
+        (r.table, r.round, r.board): line.score_ns if line.artificial is None else line.artificial
+        for r, line in good
+    }
     plan = TeamSection(event, section, movement)
     mine = [p for x in penalties if x.get("section", section) == section for p in team_penalties(x)]
     imp_penalties = plan.imp_penalties(mine)
@@ -121,7 +126,8 @@ def teams_view(
         if played is not None:
             scored[key] = played
     matches = list(scored.values())
-    rule = tie_rule(event, movement.layout)  # the one team engine, as the CLI's
+    reached = max((k for _, k in scored), default=0)  # standings after this event round
+    rule = tie_rule(event, movement.layout, reached)  # the one team engine, as the CLI's
     adjustments = plan.vp_adjustments(scored, mine)
     ranked = team_standings(
         matches, rule, vp_adjustments=adjustments or None, lot_seed=event.rules.lot_seed

@@ -10,6 +10,8 @@ rebuild (``teams_view``) both ask, so the two always agree.
 - A three-way (``Layout.three_ways``) is three matches whose rooms are a round apart at
   different tables; each counts in event round N+1, when both its rooms have played, and
   its three teams play (no bye) in rounds N and N+1.
+- A board with an adjusted score in a room is scored with the home team's assigned IMPs
+  (Law 86, ``TeamRules.board_imps``).
 - Carry-over in IMPs (``higher_seed_imps``, ``fixed_imps``) and the TD's IMP penalties of
   the match go into the match before its VPs.
 - VPs outside matches: byes, late joiners' assigned VPs, VPs carried from an earlier
@@ -24,6 +26,7 @@ from fractions import Fraction
 
 from hub.event.event_file import EventFile, GeneratedMovement, KnockoutMovement
 from hub.event.movement.model import Layout, Movement, MovementRow
+from hub.event.team_rules import RoomResult
 from hub.event.vp_table_file import load_scale
 from hub.standings.team_penalties import TeamPenalty, team_penalties
 from scoring.draw.methods import DEFAULT_RULE
@@ -37,14 +40,16 @@ from scoring.vp_scale import VPScale
 __all__ = ["MatchKey", "TeamPenalty", "TeamSection", "team_penalties", "tie_rule"]
 
 MatchKey = tuple[int, int]  # the match's pair of tables (index in layout.matches), event round
-NSScore = Callable[[int, int, int], int | None]  # table, movement round, board → NS score
+NSScore = Callable[[int, int, int], RoomResult | None]  # table, round, board → NS score
 
 
-def tie_rule(event: EventFile, layout: Layout) -> TieBreakRule:
-    """The section's team tie-break rule: the event's ``tie_breaks``, else a drawn
-    event's own method's (a Swiss is ranked as it is drawn: seed 000's chain), else VP
-    alone (a knockout's standings are its bracket's places: VP is no more than a tally)."""
-    names = event.rules.tie_breaks
+def tie_rule(event: EventFile, layout: Layout, reached: int = 0) -> TieBreakRule:
+    """The team tie-break rule of the standings after event round ``reached``: the last
+    ``tie_breaks_after`` from a round ≤ ``reached`` (seed 000 §6-1), else ``tie_breaks``,
+    else a drawn event's own method's (a Swiss is ranked as it is drawn: seed 000's chain),
+    else VP alone (a knockout's standings are its bracket's places: VP is only a tally)."""
+    later = [e.tie_breaks for e in event.rules.tie_breaks_after if e.round <= reached]
+    names = later[-1] if later else event.rules.tie_breaks
     if names or layout.draw not in DEFAULT_RULE:
         return rule_from_names(names)
     return DEFAULT_RULE[layout.draw]
@@ -213,9 +218,9 @@ class TeamSection:
     def score(
         self, key: MatchKey, ns_score: NSScore, penalties: Mapping[int, Fraction] | None = None
     ) -> PlayedMatch | None:
-        """The match over every board both rooms have played in all its segments (None
-        before the first), with its carry-over and the IMP ``penalties`` per team; a
-        knockout's match is never converted to VPs (its three-ways are: seed 000)."""
+        """The match over every board with a result (or an adjusted score) in both rooms in
+        all its segments (None before the first), with its carry-over and the IMP
+        ``penalties`` per team; a knockout's match is never in VPs (its three-ways are: 000)."""
         m = self.plan.get(key)
         if m is None:
             return None
@@ -225,9 +230,14 @@ class TeamSection:
             for b in seg.boards:
                 home_ns = ns_score(seg.home_ns_table, seg.round, b)
                 home_ew = ns_score(seg.home_ew_table, seg.home_ew_round, b)
-                if home_ns is not None and home_ew is not None and b not in seen:
-                    seen.add(b)
+                if home_ns is None or home_ew is None or b in seen:
+                    continue
+                seen.add(b)
+                if isinstance(home_ns, int) and isinstance(home_ew, int):
                     boards.append(TeamBoard(b, home_ns, home_ew))
+                else:  # an adjusted score in a room: Law 86
+                    assigned = self.rules.board_imps(b, home_ns, home_ew)
+                    boards.append(TeamBoard(b, assigned_imps=assigned))
         if not boards:
             return None
         k = key[1]

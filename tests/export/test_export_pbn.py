@@ -294,7 +294,8 @@ MATCH_PARTNER = {1: 2, 2: 1, 3: 4, 4: 3}  # open room and closed room of each ma
 def test_a_team_match_line_by_line_and_the_vp_ranking(tmp_path):
     """Teams: each line's IMPs are the IMP scale (Law 78B) of its NS score against the
     other room's, on the same board of the match; a board one room has no score for (an
-    artificial A+/A-) is irrelevant, ``-`` (PBN 2.1 §5.2), and left out of the match. The
+    artificial A+/A-) is irrelevant on its lines, ``-`` (PBN 2.1 §5.2), and in the match it
+    is worth its assigned IMPs (Law 86A: +3 to the side given A+, [RULINGS] #29). The
     TotalScoreTable is the rebuild's VP ranking, with each team's net IMPs summed here."""
     (tmp_path / "teams.csv").write_text(TEAMS_MOVEMENT, "utf-8")
     store = Store.open(f"sqlite:///{tmp_path / 'teams.db'}")
@@ -334,6 +335,7 @@ def test_a_team_match_line_by_line_and_the_vp_ranking(tmp_path):
             assert (row["IMP_NS"], row["IMP_EW"]) == (str(won), str(-won))
             net[mine.ns_pair] += won
     assert net == {1: 10 + 0 - 12, 2: 11 + 3, 3: -14, 4: 2}  # 470, 510 and 720 apart: 10, 11, 12
+    net[2], net[3] = net[2] + 3, net[3] - 3  # board 3: A+ to team 2 (NS at table 3), A- to 3
     rows = table_rows(boards[0], "TotalScoreTable")
     ranked = rebuild(store, eid)["A"].team_standings
     assert [r["PairId"] for r in rows] == [str(ts.record.team) for ts in ranked]

@@ -68,6 +68,7 @@ class Rounds:
         self.record_clock = record_clock
         self.on_round_complete: RoundDone | None = None  # publication
         self.on_table_finished: TableDone | None = None  # slow play
+        self.on_event: Callable[[str, rc.Event], Awaitable[None]] | None = None  # late starts
         self.on_session_complete: Callable[[str], Awaitable[None]] | None = None
         self.on_round_started: Callable[[str], None] = lambda section: None  # the matches
         self.session_done = asyncio.Event()  # every section's end recorded and announced
@@ -103,6 +104,11 @@ class Rounds:
                 await self._apply_later(section, state, effect)
             except Exception:
                 log.exception("carrying out %r in section %s", effect, section)
+        if self.on_event is not None:  # after the controller: its first actions, its ticks
+            try:
+                await self.on_event(section, event)
+            except Exception:
+                log.exception("watching %r in section %s", event, section)
         return effects
 
     @staticmethod

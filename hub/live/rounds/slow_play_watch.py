@@ -14,9 +14,35 @@ from collections.abc import Callable
 
 from hub.api.feed import Feed
 from hub.live.rounds.round_clock import RoundClock
-from hub.live.rounds.slow_play import TableRound, lateness_minutes, propose
+from hub.live.rounds.slow_play import Proposal, TableRound, lateness_minutes, propose
 from hub.store.store import Store
 from scoring.penalties import PenaltyScale
+
+
+async def proposed(store: Store, event_id: int, feed: Feed, proposal: Proposal) -> int:
+    """A proposed penalty (slow play, a late start) stored for the director, in a worker
+    thread, and told to the feed (``penalty_proposed``); its id."""
+    pid = await asyncio.to_thread(
+        store.propose_penalty,
+        event_id,
+        proposal.section,
+        proposal.ns_pair,
+        str(proposal.penalty.amount),
+        proposal.penalty.unit.value,
+        proposal.text,
+        proposal.table,
+        proposal.round,
+        proposal.ew_pair,
+    )
+    feed.publish(
+        "penalty_proposed",
+        id=pid,
+        section=proposal.section,
+        table=proposal.table,
+        round=proposal.round,
+        text=proposal.text,
+    )
+    return pid
 
 
 class SlowPlayWatch:
@@ -56,26 +82,7 @@ class SlowPlayWatch:
         proposal = propose(tr, self.scale, late, earlier + 1)
         if proposal is None:
             return
-        pid = await asyncio.to_thread(
-            self.store.propose_penalty,
-            self.event_id,
-            section,
-            tr.ns_pair,
-            str(proposal.penalty.amount),
-            proposal.penalty.unit.value,
-            proposal.text,
-            tr.table,
-            tr.round,
-            tr.ew_pair,
-        )
-        self.feed.publish(
-            "penalty_proposed",
-            id=pid,
-            section=section,
-            table=tr.table,
-            round=tr.round,
-            text=proposal.text,
-        )
+        await proposed(self.store, self.event_id, self.feed, proposal)
 
     def _offences(self, pairs: set[int]) -> int:
         """Confirmed penalties (not warnings) the pairs already had."""

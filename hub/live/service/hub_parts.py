@@ -17,6 +17,7 @@ from hub.live.oversight.audit_trail import AuditTrail
 from hub.live.results.scores import Scores
 from hub.live.results.stored import Stored
 from hub.live.results.suspicious_scores import SuspiciousScores
+from hub.live.rounds.late_start_watch import LateStartWatch
 from hub.live.rounds.publication import Publication
 from hub.live.rounds.round_setup import section_rounds
 from hub.live.rounds.section_rounds import Rounds
@@ -50,7 +51,7 @@ def round_parts(
 ) -> tuple[Rounds, SessionEnd]:
     """The sections' rounds (controllers and clocks, replayed from the stored clock
     events) and the session's end; rounds tell it, and the slow-play watch, of each
-    session complete and each table finished."""
+    session complete and each table finished, and the late-start watch of every event."""
     sections = section_rounds(
         hub.event,
         stored.movements,
@@ -77,6 +78,14 @@ def round_parts(
         hub.feed,
     )
     rounds.on_table_finished = slow_play.table_finished
+    late_start = LateStartWatch(
+        hub.store,
+        hub.event_id,
+        hub.event.penalty_scale("late_arrival"),
+        lambda s: sections[s],
+        hub.feed,
+    )
+    rounds.on_event = late_start.event
     return rounds, session_end
 
 

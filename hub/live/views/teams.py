@@ -1,9 +1,11 @@
 """Live scores of a teams section: each match is its two tables (open room: home team NS;
 closed room: home team EW) over its segments. A result rescores only its own match: board
-IMPs where both rooms have played, match IMPs (carry-over and IMP penalties in) and VPs on
-its round's scale; the standings add byes, late joiners, carried VPs and VP penalties
-(``hub.standings.team_section``, which the batch reference ``teams_view`` asks too) and rank
-with the event's tie-break rule (``scoring.team_ties``, as ``bridgehub teams standings``).
+IMPs where both rooms have played (assigned IMPs where a room has an adjusted score), match
+IMPs (carry-over and IMP penalties in) and VPs on its round's scale; the standings add
+byes, late joiners, carried VPs and VP penalties (``hub.standings.team_section``, which the
+batch reference ``teams_view`` asks too) and rank with the event's tie-break rule
+in force after the round reached (``tie_rule``; ``scoring.team_ties``, as ``bridgehub teams
+standings``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from hub.event.event_file import EventFile
 from hub.event.movement.model import Movement
 from hub.event.movement.rooms import other_room
+from hub.event.team_rules import RoomResult
 from hub.live.views.base import TravellerView, traveller_row
 from hub.standings.left_out import LeftOut, left_out
 from hub.standings.rebuild import traveller_line
@@ -46,7 +49,6 @@ class TeamsLive:
         self.section = section
         self._event = event
         self._set_movement(movement)
-        self.rule = tie_rule(event, movement.layout)
         self.lot_seed = event.rules.lot_seed
         self.names = dict(names)
         self._lines: dict[Key, LiveLine] = {}
@@ -67,18 +69,25 @@ class TeamsLive:
         }
 
     def _ns_score(self, line: LiveLine | None) -> int | None:
-        """The NS score of a played result; None for none, an artificial score (a board
-        with an artificial score in either room is not scored, as in the batch view) or a
-        stored line scoring cannot read (left out and named: one bad line never takes
-        down the match, the standings or the traveller)."""
+        """The NS score of a played result; None for none, an adjusted score, or a stored
+        line scoring cannot read (``_result``)."""
+        result = self._result(line)
+        return result if isinstance(result, int) else None
+
+    def _result(self, line: LiveLine | None) -> RoomResult | None:
+        """A room's result as the match scores it: its NS score or the director's adjusted
+        score (assigned IMPs, as in the batch view); None for none or a stored line scoring
+        cannot read (left out and named: one bad line never takes down the match, the
+        standings or the traveller)."""
         if line is None:
             return None
         try:
-            return traveller_line(line).score_ns
+            x = traveller_line(line)
         except ValueError as e:  # ScoringInputError too
             if self.on_left_out is not None:
                 self.on_left_out(left_out(line, str(e)))
             return None
+        return x.score_ns if x.artificial is None else x.artificial
 
     # -- results in ------------------------------------------------------------------------
     def put(self, line: LiveLine) -> None:
@@ -113,8 +122,8 @@ class TeamsLive:
             self._score(key)
 
     def _score(self, key: MatchKey) -> None:
-        def ns_score(table: int, rnd: int, board: int) -> int | None:
-            return self._ns_score(self._lines.get((table, rnd, board)))
+        def ns_score(table: int, rnd: int, board: int) -> RoomResult | None:
+            return self._result(self._lines.get((table, rnd, board)))
 
         played = self.plan.score(key, ns_score, self._imp_penalties.get(key))
         if played is None:
@@ -204,8 +213,10 @@ class TeamsLive:
         if self._rows is None:
             matches = self.matches()
             adjustments = self.plan.vp_adjustments(self._matches, self._penalties)
+            reached = max((k for _, k in self._matches), default=0)
+            rule = tie_rule(self._event, self.plan.layout, reached)  # seed 000 §6-1
             ranked = team_standings(
-                matches, self.rule, vp_adjustments=adjustments or None, lot_seed=self.lot_seed
+                matches, rule, vp_adjustments=adjustments or None, lot_seed=self.lot_seed
             )
             self._rows = teams_rows(ranked, boards_played(matches), self.names)
         return list(self._rows)

@@ -141,12 +141,13 @@ def test_snapshot_and_feed_carry_each_match_with_imps_vps_and_boards_out(tmp_pat
     )
 
 
-def test_a_board_with_an_artificial_score_is_not_out_and_not_in_the_match(tmp_path):
+def test_a_board_with_an_artificial_score_is_not_out_and_is_scored_with_assigned_imps(tmp_path):
     """Board 2 of Lions v Foxes: an artificial score (A/A) in the closed room. The board is
-    no longer out; as in the standings it is left out of the match: 10 IMPs over 1 board."""
+    no longer out; as in the standings it is scored with its assigned IMPs (Law 86A: an
+    average to both sides is 0 IMPs, [RULINGS] #29): 10 IMPs over 2 boards."""
     results = [*RESULTS[:3], (2, 2, "adjusted", "", "A/A")]
     snapshot, _ = played_round_one(tmp_path, results)
     lions = snapshot["sections"]["A"]["matches"][0]
-    assert (lions["out"], lions["scored"]) == ([], 1)
+    assert (lions["out"], lions["scored"]) == ([], 2)
     assert (Fraction(lions["home_imps"]), Fraction(lions["away_imps"])) == (10, 0)
-    assert (Fraction(lions["home_vp"]), Fraction(lions["away_vp"])) == danish_vp(1, 10)
+    assert (Fraction(lions["home_vp"]), Fraction(lions["away_vp"])) == danish_vp(2, 10)
